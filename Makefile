@@ -1,0 +1,40 @@
+# EVI Interventiewijzer: `make run` starts everything, `make test` runs the whole suite.
+PYTHON ?= python3.11
+VENV := .venv
+PY := $(VENV)/bin/python
+PORT ?= 8000
+WEB_WORKERS ?= 2
+export DEBUG ?= true
+
+.PHONY: run test setup bench evaluate clean-data
+
+$(VENV)/.installed: requirements.txt constraints.txt
+	test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -r requirements.txt -c constraints.txt
+	touch $@
+
+setup: $(VENV)/.installed
+	$(PY) manage.py migrate --noinput
+	$(PY) manage.py load_demo --if-empty
+	$(PY) manage.py create_demo_users
+	$(PY) manage.py collectstatic --noinput --verbosity 0
+
+run: setup
+	@echo ""
+	@echo "EVI Interventiewijzer draait op http://127.0.0.1:$(PORT)/  (stoppen met Ctrl+C)"
+	@echo ""
+	@trap 'kill 0' INT TERM EXIT; \
+	$(VENV)/bin/celery -A evi_site worker -B --loglevel=info --concurrency=2 \
+		--schedule=$${EVI_DATA_DIR:-.data}/celerybeat-schedule & \
+	$(VENV)/bin/gunicorn evi_site.wsgi --bind 127.0.0.1:$(PORT) --workers $(WEB_WORKERS) --threads 4 \
+		--access-logfile - --preload
+
+test: $(VENV)/.installed
+	$(PY) -m pytest
+
+evaluate: $(VENV)/.installed
+	$(PY) manage.py evaluate
+
+bench: $(VENV)/.installed
+	$(PY) manage.py benchmark_search

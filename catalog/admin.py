@@ -1,0 +1,49 @@
+from django.contrib import admin, messages
+from django.utils.html import format_html
+
+from catalog.models import Product, UrlStatus
+from embeddings.tasks import refresh_products_index
+from evi_site.background import enqueue
+
+URL_STATUS_COLOURS = {
+    UrlStatus.OK: "#1a7f37",
+    UrlStatus.BROKEN: "#b42318",
+    UrlStatus.UNREACHABLE: "#b54708",
+    UrlStatus.UNCHECKED: "#667085",
+}
+
+
+@admin.register(Product)
+class ProductAdmin(admin.ModelAdmin):
+    list_display = ("name", "category", "phase", "audience", "url_status_badge", "url_checked_at", "url_http_status", "is_indexed", "is_active", "updated_at")
+    list_filter = ("category", "phase", "audience", "url_status", "delivery", "is_active")
+    search_fields = ("name", "description", "problem_areas")
+    prepopulated_fields = {"slug": ("name",)}
+    readonly_fields = ("url_status", "url_checked_at", "url_http_status", "url_final_url", "url_failure_count", "url_error", "embedded_at", "is_indexed", "created_at", "updated_at")
+    actions = ["reindex_selected"]
+    fieldsets = (
+        (None, {"fields": ("name", "slug", "portal_id", "is_active", "description")}),
+        ("Indeling", {"fields": ("category", "phase", "audience", "problem_areas", "absence_weeks_min", "absence_weeks_max", "target_roles", "sectors")}),
+        ("Uitvoering", {"fields": ("delivery", "typical_duration", "time_to_start_days", "price_text")}),
+        ("Voordelen", {"fields": ("benefits_employee", "benefits_employer")}),
+        ("Link", {"fields": ("url", "url_status", "url_checked_at", "url_http_status", "url_final_url", "url_failure_count", "url_error")}),
+        ("Zoekindex", {"fields": ("is_indexed", "embedded_at", "created_at", "updated_at")}),
+    )
+
+    @admin.display(description="url-status", ordering="url_status")
+    def url_status_badge(self, product: Product):
+        return format_html(
+            '<span style="color:{};font-weight:600">{}</span>',
+            URL_STATUS_COLOURS.get(product.url_status, "#667085"),
+            product.get_url_status_display(),
+        )
+
+    @admin.display(description="geïndexeerd", boolean=True)
+    def is_indexed(self, product: Product) -> bool:
+        return product.embedding is not None
+
+    @admin.action(description="Zoekindex (embedding) opnieuw opbouwen")
+    def reindex_selected(self, request, queryset):
+        ids = list(queryset.values_list("id", flat=True))
+        enqueue(refresh_products_index, ids, True)
+        self.message_user(request, f"Herindexering van {len(ids)} product(en) ingepland.", messages.SUCCESS)

