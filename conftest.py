@@ -1,4 +1,4 @@
-"""Test-wide environment: a separate embedded database home and Redis database, so tests never touch dev data."""
+"""Shared fixtures: the demo data, the fixed cast of users, and access to ../shared."""
 
 import os
 from pathlib import Path
@@ -8,9 +8,6 @@ import pytest
 ROOT = Path(__file__).resolve().parent
 SHARED = ROOT.parent / "shared"
 
-os.environ.setdefault("SECRET_KEY", "test-only-secret-key")
-os.environ.setdefault("EVI_DATA_DIR", str(ROOT / ".data" / "test"))
-os.environ.setdefault("REDIS_URL", "redis://127.0.0.1:6379/15")
 
 
 def shared_path(*parts: str) -> Path:
@@ -21,3 +18,38 @@ def shared_path(*parts: str) -> Path:
             pytest.fail(f"{path} is missing: CI must run with ../shared beside the clone")
         pytest.skip(f"{path} is absent (../shared ships only with the team's workspace, not with a user's clone)")
     return path
+
+
+@pytest.fixture(scope="session")
+def django_db_setup(django_db_setup, django_db_blocker):
+    """Load the demo catalog, corpus and wijzer once; each test then runs in a rolled-back transaction."""
+    from django.core.management import call_command
+
+    with django_db_blocker.unblock():
+        call_command("load_demo", verbosity=0)
+
+
+@pytest.fixture
+def demo_data(transactional_db):
+    """For transactional tests: the demo data, reloaded when an earlier transactional test flushed it."""
+    from django.core.management import call_command
+
+    from catalog.models import Product
+
+    if not Product.objects.exists():
+        call_command("load_demo", verbosity=0)
+
+
+@pytest.fixture
+def owner(db, django_user_model):
+    return django_user_model.objects.create_user(username="alice", password="password-alice")
+
+
+@pytest.fixture
+def colleague(db, django_user_model):
+    return django_user_model.objects.create_user(username="bob", password="password-bob")
+
+
+@pytest.fixture
+def staff(db, django_user_model):
+    return django_user_model.objects.create_user(username="carol", password="password-carol", is_staff=True, is_superuser=True)
