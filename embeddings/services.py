@@ -16,6 +16,7 @@ from django.utils import timezone
 from catalog.models import Product
 from embeddings.encoder import embed_documents, source_hash
 from guidelines.models import GuidelineChunk, InterventionMapping
+from guidelines.services import chunk_text_for_embedding
 
 logger = logging.getLogger(__name__)
 
@@ -88,10 +89,6 @@ def mapping_index_refresh(*, mapping_ids: Iterable[int] | None = None, only_miss
     return len(mappings)
 
 
-def chunk_embedding_text(chunk: GuidelineChunk) -> str:
-    return f"{chunk.section_path}\n{chunk.content}" if chunk.section_path else chunk.content
-
-
 def chunk_embeddings_refresh(*, chunk_ids: Iterable[int] | None = None, document_id: int | None = None, only_missing: bool = False, batch_size: int = 64) -> int:
     """Embed guideline chunks (by id or by document); returns how many were written."""
     chunks = GuidelineChunk.objects.order_by("id")
@@ -101,11 +98,11 @@ def chunk_embeddings_refresh(*, chunk_ids: Iterable[int] | None = None, document
         chunks = chunks.filter(document_id=document_id)
     if only_missing:
         chunks = chunks.filter(embedding__isnull=True)
-    chunks = list(chunks.only("id", "section_path", "content"))
+    chunks = list(chunks.select_related("document").only("id", "section_path", "content", "document__title"))
     written = 0
     for start in range(0, len(chunks), batch_size):
         batch = chunks[start : start + batch_size]
-        vectors = embed_documents([chunk_embedding_text(chunk) for chunk in batch])
+        vectors = embed_documents([chunk_text_for_embedding(c.document.title, c.section_path, c.content) for c in batch])
         for chunk, vector in zip(batch, vectors, strict=True):
             chunk.embedding = vector.tolist()
         GuidelineChunk.objects.bulk_update(batch, ["embedding"])

@@ -129,14 +129,25 @@ FEEDBACK_LEARNING_ENABLED = env_bool("FEEDBACK_LEARNING_ENABLED", True)
 
 # --- Search thresholds, calibrated per embedding backend on the judged set (see README) ---
 _THRESHOLDS = {
-    "local": {"floor": 0.12, "weak_floor": 0.06, "citation": 0.30},
-    "openai": {"floor": 0.30, "weak_floor": 0.20, "citation": 0.35},
+    "local": {"floor": 0.12, "weak_floor": 0.06, "citation": 0.30, "query_similarity": 0.25},
+    "openai": {"floor": 0.30, "weak_floor": 0.20, "citation": 0.35, "query_similarity": 0.40},
 }[EMBEDDING_BACKEND]
 SEARCH_SIMILARITY_FLOOR = env_float("SEARCH_SIMILARITY_FLOOR", _THRESHOLDS["floor"], minimum=-1, maximum=1)
 SEARCH_WEAK_FLOOR = env_float("SEARCH_WEAK_FLOOR", _THRESHOLDS["weak_floor"], minimum=-1, maximum=1)
+SEARCH_LEXICAL_FLOOR = env_float("SEARCH_LEXICAL_FLOOR", 0.35, minimum=0, maximum=100)
+# A query is about occupational health when some product matches it this well by words or by meaning;
+# otherwise (gibberish, a recipe question) it gets no products at all rather than three random ones.
+SEARCH_QUERY_MIN_LEXICAL = env_float("SEARCH_QUERY_MIN_LEXICAL", 0.8, minimum=0, maximum=100)
+SEARCH_QUERY_MIN_SIMILARITY = env_float("SEARCH_QUERY_MIN_SIMILARITY", _THRESHOLDS["query_similarity"], minimum=-1, maximum=1)
+SEARCH_STAGE2_POOL = env_int("SEARCH_STAGE2_POOL", 15, minimum=3, maximum=200)
 CITATION_MIN_SCORE = env_float("CITATION_MIN_SCORE", _THRESHOLDS["citation"], minimum=0, maximum=1)
 SEARCH_CANDIDATES = env_int("SEARCH_CANDIDATES", 50, minimum=5, maximum=200)
 SEARCH_FUSION = env_choice("SEARCH_FUSION", "rrf", ("rrf", "blend"))
+SEARCH_BLEND_WEIGHTS = {
+    "similarity": env_float("SEARCH_BLEND_VECTOR", 0.35, minimum=0, maximum=1),
+    "lexical": env_float("SEARCH_BLEND_LEXICAL", 0.45, minimum=0, maximum=1),
+    "wijzer": env_float("SEARCH_BLEND_WIJZER", 0.20, minimum=0, maximum=1),
+}
 SEARCH_TOP_K = env_int("SEARCH_TOP_K", 3, minimum=1, maximum=5)
 CATALOG_HOME_URL = env_str("CATALOG_HOME_URL", "https://portal.evi360.nl/products")
 

@@ -14,6 +14,11 @@ class GuidelineDocument(models.Model):
     source = models.CharField("bron", max_length=100, help_text="Bijvoorbeeld NVAB, STECR, UWV, Arbowet, Wetten.")
     url = models.URLField("url", max_length=500, blank=True)
     summary = models.TextField("samenvatting", blank=True)
+    is_summary = models.BooleanField(
+        "eigen samenvatting",
+        default=False,
+        help_text="Door het team in eigen woorden geschreven samenvatting, geen originele tekst van de bron.",
+    )
     content_hash = models.CharField("inhoud-hash", max_length=64, db_index=True)
     ingested_at = models.DateTimeField("ingelezen op", auto_now=True)
 

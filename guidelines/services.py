@@ -11,7 +11,7 @@ from django.db import IntegrityError, transaction
 from catalog.models import Category, Product
 from embeddings.encoder import embed_documents
 from guidelines.models import GuidelineChunk, GuidelineDocument, InterventionMapping
-from guidelines.parsing import Section, count_tokens, parse_sections
+from guidelines.parsing import count_tokens, parse_sections
 
 logger = logging.getLogger(__name__)
 
@@ -57,6 +57,7 @@ def document_ingest(
     url: str = "",
     summary: str = "",
     replace: bool = False,
+    is_summary: bool = False,
     progress: Callable[[int, int], None] | None = None,
 ) -> IngestResult:
     """Create or replace a document from its texts; unchanged content is a no-op, a swap is one transaction."""
@@ -69,7 +70,7 @@ def document_ingest(
 
     existing = GuidelineDocument.objects.filter(title=title).first()
     if existing and existing.content_hash == content_hash:
-        _update_metadata(existing, source=source, url=url, summary=summary)
+        _update_metadata(existing, source=source, url=url, summary=summary, is_summary=is_summary)
         return IngestResult(existing, "ongewijzigd", existing.chunks.count())
     if existing and not replace:
         raise IngestionError(
@@ -83,14 +84,15 @@ def document_ingest(
     vectors = []
     for start in range(0, len(sections), EMBED_BATCH):
         batch = sections[start : start + EMBED_BATCH]
-        vectors.extend(embed_documents([_embedding_text(section) for section in batch]))
+        vectors.extend(embed_documents([chunk_text_for_embedding(title, section.path, section.text) for section in batch]))
         if progress:
             progress(len(batch), len(sections))
 
     try:
         with transaction.atomic():
             document, created = GuidelineDocument.objects.select_for_update().get_or_create(
-                title=title, defaults={"source": source, "url": url, "summary": summary, "content_hash": content_hash}
+                title=title,
+                defaults={"source": source, "url": url, "summary": summary, "content_hash": content_hash, "is_summary": is_summary},
             )
             if not created:
                 if document.content_hash == content_hash:
@@ -101,6 +103,7 @@ def document_ingest(
                     )
                 document.chunks.all().delete()
                 document.source, document.url, document.content_hash = source, url, content_hash
+                document.is_summary = is_summary
                 document.summary = summary or document.summary
                 document.save()
             GuidelineChunk.objects.bulk_create(
@@ -120,21 +123,27 @@ def document_ingest(
         logger.warning("concurrent ingestion of %r; retrying once", title)
         if not replace:
             raise IngestionError(f"Document '{title}' werd tegelijk door een ander proces ingelezen; probeer opnieuw.") from None
-        return document_ingest(title=title, source=source, texts=texts, url=url, summary=summary, replace=True)
+        return document_ingest(
+            title=title, source=source, texts=texts, url=url, summary=summary, replace=True, is_summary=is_summary
+        )
     logger.info("ingested %r: %d chunks (%s)", title, len(sections), "new" if created else "replaced")
     return IngestResult(document, "aangemaakt" if created else "vervangen", len(sections))
 
 
-def _embedding_text(section: Section) -> str:
-    return f"{section.path}\n{section.text}" if section.path else section.text
+def chunk_text_for_embedding(document_title: str, section_path: str, content: str) -> str:
+    """What a chunk's embedding is computed from: where it stands (document and section) and what it says."""
+    heading = f"{document_title} — {section_path}" if section_path else document_title
+    return f"{heading}\n{content}"
 
 
-def _update_metadata(document: GuidelineDocument, *, source: str, url: str, summary: str) -> None:
+def _update_metadata(document: GuidelineDocument, *, source: str, url: str, summary: str, is_summary: bool) -> None:
     changed = {
         field: value
         for field, value in {"source": source, "url": url, "summary": summary}.items()
         if value and getattr(document, field) != value
     }
+    if document.is_summary != is_summary:
+        changed["is_summary"] = is_summary
     if changed:
         GuidelineDocument.objects.filter(pk=document.pk).update(**changed)
         for field, value in changed.items():

@@ -49,6 +49,7 @@ class Command(BaseCommand):
                 summary=entry.get("summary", ""),
                 texts=[guideline_file_read(CORPUS_DIR / entry["file"])],
                 replace=True,
+                is_summary=True,  # the demo corpus is written by the team, in its own words
             )
             documents[result.status] += 1
         mapping_index_refresh(mapping_ids=mappings.changed_mapping_ids)

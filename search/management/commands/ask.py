@@ -1,0 +1,41 @@
+"""manage.py ask "<vraag>" [--json]"""
+
+import json
+
+from django.core.management.base import BaseCommand, CommandError
+
+from search.answers import guideline_answer
+from search.pipeline.run import SearchInputError
+from search.serializers import citation_json
+
+
+class Command(BaseCommand):
+    help = "Beantwoord een vraag over de richtlijnen, met bronvermelding."
+
+    def add_arguments(self, parser):
+        parser.add_argument("question", help="De vraag, in het Nederlands.")
+        parser.add_argument("--json", action="store_true")
+
+    def handle(self, *args, **options):
+        try:
+            answer = guideline_answer(options["question"])
+        except SearchInputError as error:
+            raise CommandError(str(error)) from None
+        data = answer_json(answer)
+        if options["json"]:
+            self.stdout.write(json.dumps(data, ensure_ascii=False))
+            return
+        self.stdout.write(answer.answer + "\n")
+        for number, citation in enumerate(data["citations"], start=1):
+            self.stdout.write(f"[{number}] {citation['document_title']} — {citation['section']} (passage {citation['chunk_id']})")
+
+
+def answer_json(answer) -> dict:
+    return {
+        "question": answer.question,
+        "answer": answer.answer,
+        "generated": answer.generated,
+        "fallback_reason": answer.fallback_reason,
+        "citations": [citation_json(c, with_quote=True) for c in answer.citations],
+        "timings_ms": answer.timings_ms,
+    }

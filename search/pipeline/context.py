@@ -1,0 +1,207 @@
+"""Stage 0: read the situation from Dutch free text plus optional form fields.
+
+Rule tables rather than a model: the phrasings specialists use for durations, roles and intent
+are few and stable, the rules are explainable in the reasoning shown to the user, and they cost
+microseconds. Form fields always win over what the free text suggests.
+"""
+
+import re
+from dataclasses import asdict, dataclass, field
+
+NUMBER_WORDS = {
+    "een": 1, "één": 1, "twee": 2, "drie": 3, "vier": 4, "vijf": 5, "zes": 6, "zeven": 7, "acht": 8,
+    "negen": 9, "tien": 10, "elf": 11, "twaalf": 12, "dertien": 13, "veertien": 14, "vijftien": 15,
+    "zestien": 16, "achttien": 18, "twintig": 20, "anderhalf": 1.5, "anderhalve": 1.5, "paar": 2, "enkele": 3,
+    "half": 0.5, "halve": 0.5,
+}
+UNIT_WEEKS = {"dag": 1 / 7, "dagen": 1 / 7, "week": 1, "weken": 1, "maand": 4.345, "maanden": 4.345, "jaar": 52, "jaren": 52}
+_NUMBER = r"(?P<number>\d+(?:[.,]\d+)?|" + "|".join(sorted(NUMBER_WORDS, key=len, reverse=True)) + r")"
+_DURATION = re.compile(
+    rf"(?:(?P<approx>ruim|bijna|circa|ongeveer|zo'n|meer dan|langer dan|al)\s+)?(?:een\s+)?{_NUMBER}\s*(?P<unit>dagen|dag|weken|week|maanden|maand|jaren|jaar)\b",
+    re.IGNORECASE,
+)
+_HALF_YEAR = re.compile(r"\b(?:een\s+)?half\s+jaar\b", re.IGNORECASE)
+ABSENCE_CUES = re.compile(
+    r"\b(ziek\w*|verzuim\w*|thuis|uitgevallen|uitval|afwezig|arbeidsongeschikt\w*|uit de running|niet (?:meer )?(?:aan het )?werk(?:en)?|gestopt met werken)\b",
+    re.IGNORECASE,
+)
+NOT_ABSENCE_DURATION = re.compile(
+    r"(werkt al|in dienst|bij ons|jaar oud|jarige|leeftijd|geleden|per week|uur per|dagen per|contract|sinds kort in)", re.IGNORECASE
+)
+WORKING_CUES = re.compile(
+    r"\b(werkt nog|nog aan het werk|nog aan 't werk|aan het werk|werkt (?:door|met pijn|nog maar)|nog niet (?:ziek|uitgevallen)|niet ziek|dreigt uit te vallen|loopt op zijn tandvlees|loopt op haar tandvlees)\b",
+    re.IGNORECASE,
+)
+PREVENTIVE_CUES = re.compile(
+    r"\b(voorkomen|preventie\w*|preventief|voorkomen dat|dreig\w*|risico\w*|vitaliteit|fitter|gezonder|bewustwording|ri&e|beleid|opbrandt|opbranden)\b",
+    re.IGNORECASE,
+)
+SHORT_CUES = re.compile(r"\b(net ziek\w*|pas ziek\w*|kort verzuim|kortdurend|sinds kort ziek|vandaag ziek\w*|eerste ziektedag|zojuist ziek\w*|net uitgevallen)\b", re.IGNORECASE)
+LONG_CUES = re.compile(r"\b(langdurig\w*|lang verzuim|lange tijd ziek|lang ziek|chronisch)\b", re.IGNORECASE)
+SEVERITY_HIGH = re.compile(r"\b(ernstig\w*|zwaar|zware|volledig uitgevallen|crisis|suïcid\w*|instort\w*|helemaal op|totaal op|kan niet meer)\b", re.IGNORECASE)
+SEVERITY_LOW = re.compile(r"\b(licht\w*|beginnend\w*|af en toe|soms|milde?)\b", re.IGNORECASE)
+
+ROLE_PATTERNS: tuple[tuple[str, str], ...] = (
+    ("leidinggevende", r"leidinggevende|manager|management|teamleider|teamleidster|directeur|afdelingshoofd|supervisor|bedrijfsleider|ploegleider|voorman|leiding"),
+    ("chauffeur", r"chauffeur|vrachtwagen|heftruck|buschauffeur|koerier|bezorger|taxichauffeur"),
+    ("zorgmedewerker", r"verpleegkundige|verzorgende|zorgmedewerker|verpleger|thuiszorg|ziekenhuis|arts|doktersassistent"),
+    ("klantenservice", r"klantenservice|callcenter|klantcontact|servicedesk"),
+    ("thuiswerker", r"thuiswerk\w*|vanuit huis|hybride werk"),
+    ("kantoorfunctie", r"kantoor\w*|administratie\w*|beeldscherm\w*|laptop|computerwerk|boekhoud\w*"),
+    ("productiemedewerker", r"productie\w*|fabriek\w*|operator|magazijn\w*|orderpicker|lopende band"),
+    ("fysiek zwaar werk", r"bouwvakker|stratenmaker|tillen|sjouwen|fysiek zwaar|zwaar werk|monteur|schoonmak\w*|timmerman"),
+    ("docent", r"docent|leraar|lerares|leerkracht|onderwijzer"),
+)
+SECTOR_PATTERNS: tuple[tuple[str, str], ...] = (
+    ("zorg", r"zorg|ziekenhuis|verpleeg\w*|thuiszorg|ggz"),
+    ("logistiek", r"magazijn\w*|logistiek\w*|distributiecentrum|heftruck|orderpicker"),
+    ("transport", r"transport|chauffeur|bus|vrachtwagen|openbaar vervoer|koerier"),
+    ("bouw", r"bouw\w*|aannemer|installatie"),
+    ("onderwijs", r"onderwijs|school|docent|leraar|leerkracht"),
+    ("retail", r"winkel|retail|supermarkt|kassa"),
+    ("overheid", r"gemeente|overheid|ministerie|provincie"),
+    ("industrie", r"fabriek|productie|industrie"),
+    ("horeca", r"horeca|restaurant|hotel|kok\b|keuken"),
+    ("kantoor", r"kantoor|administratie|klantenservice|callcenter|ict"),
+)
+TEAM_SUBJECT = re.compile(r"(\bons team|\bhet team|\bteams\b|\bafdeling|collega's|medewerkers\b|\bpersoneel|werknemers\b)", re.IGNORECASE)
+ORGANISATION_SUBJECT = re.compile(
+    r"\b(ri&e|risico-inventarisatie|verzuimbeleid|beleid|werkgever wil|onze organisatie|het bedrijf|bhv|arbobeleid)\b",
+    re.IGNORECASE,
+)
+MANAGER_AS_LEARNER = re.compile(
+    r"\b(leidinggevende|teamleider|manager|leiding)\w*\s+(?:moet|wil|kan|zou)\s+(?:leren|weten|beter)|\b(?:training|cursus)\s+(?:voor\s+)?(?:leidinggevende|managers?)",
+    re.IGNORECASE,
+)
+
+
+@dataclass
+class SituationContext:
+    role: str = ""
+    sector: str = ""
+    absence_weeks: float | None = None
+    absence_status: str = "onbekend"  # "verzuim", "aan het werk" or "onbekend"
+    severity: str = "gemiddeld"  # "licht", "gemiddeld", "ernstig"
+    preventive: bool = False
+    subject: str = "werknemer"  # "werknemer", "leidinggevende", "team", "organisatie"
+    roles: list[str] = field(default_factory=list)
+    budget: str = ""
+
+    def as_dict(self) -> dict:
+        return asdict(self)
+
+    @property
+    def is_absent(self) -> bool:
+        return self.absence_status == "verzuim"
+
+    @property
+    def long_absence(self) -> bool:
+        return self.absence_weeks is not None and self.absence_weeks >= 13
+
+    def summary(self) -> str:
+        """Dutch one-liner for the reasoning and the UI."""
+        parts = []
+        if self.absence_weeks is not None:
+            parts.append(f"{format_weeks(self.absence_weeks)} verzuim")
+        elif self.absence_status == "aan het werk":
+            parts.append("nog aan het werk")
+        elif self.absence_status == "verzuim":
+            parts.append("verzuim (duur onbekend)")
+        if self.role:
+            parts.append(self.role)
+        if self.sector:
+            parts.append(f"sector {self.sector}")
+        if self.preventive:
+            parts.append("preventieve vraag")
+        if self.severity != "gemiddeld":
+            parts.append(f"ernst: {self.severity}")
+        return ", ".join(parts)
+
+
+def format_weeks(weeks: float) -> str:
+    if weeks < 1:
+        return f"{max(1, round(weeks * 7))} dagen"
+    if weeks < 13:
+        return f"{round(weeks)} weken"
+    months = round(weeks / 4.345)
+    return f"{months} maanden" if months < 24 else f"{round(weeks / 52, 1):g} jaar"
+
+
+def _absence_duration(text: str) -> float | None:
+    for match in _DURATION.finditer(text):
+        before = text[max(0, match.start() - 30) : match.start()]
+        after = text[match.end() : match.end() + 30]
+        if NOT_ABSENCE_DURATION.search(before[-18:] + match.group(0) + after[:14]):
+            continue
+        window = text[max(0, match.start() - 45) : match.end() + 45]
+        if not ABSENCE_CUES.search(window):
+            continue
+        return _weeks(match.group("number"), match.group("unit"))
+    half_year = _HALF_YEAR.search(text)
+    if half_year and ABSENCE_CUES.search(text[max(0, half_year.start() - 45) : half_year.end() + 45]):
+        return 26.0
+    return None
+
+
+def _weeks(number: str, unit: str) -> float:
+    value = NUMBER_WORDS.get(number.lower())
+    if value is None:
+        value = float(number.replace(",", "."))
+    return round(value * UNIT_WEEKS[unit.lower()], 2)
+
+
+def parse_duration_field(value: str) -> float | None:
+    """The verzuimduur form field: '6 weken', '3 maanden', '1 jaar', or a bare number of weeks."""
+    value = value.strip().lower()
+    if not value:
+        return None
+    if re.fullmatch(r"\d+(?:[.,]\d+)?", value):
+        return float(value.replace(",", "."))
+    match = _DURATION.search(value)
+    if match:
+        return _weeks(match.group("number"), match.group("unit"))
+    if _HALF_YEAR.search(value):
+        return 26.0
+    return None
+
+
+def _first_tag(patterns: tuple[tuple[str, str], ...], text: str) -> list[str]:
+    return [tag for tag, pattern in patterns if re.search(rf"\b(?:{pattern})", text, re.IGNORECASE)]
+
+
+def context_extract(text: str, *, role: str = "", sector: str = "", duration: str = "", budget: str = "") -> SituationContext:
+    """Parse the situation; explicit form fields (functie, sector, verzuimduur, budget) override the text."""
+    context = SituationContext(budget=budget.strip())
+    roles = _first_tag(ROLE_PATTERNS, f"{role} {text}")
+    context.roles = roles
+    context.role = role.strip().lower() or (roles[0] if roles else "")
+    sectors = _first_tag(SECTOR_PATTERNS, f"{sector} {text}")
+    context.sector = sector.strip().lower() or (sectors[0] if sectors else "")
+
+    weeks = parse_duration_field(duration) if duration else None
+    if weeks is None:
+        weeks = _absence_duration(text)
+    working = bool(WORKING_CUES.search(text))
+    if weeks is None and SHORT_CUES.search(text):
+        weeks = 1.0
+    if weeks is None and LONG_CUES.search(text) and ABSENCE_CUES.search(text):
+        weeks = 26.0
+    context.absence_weeks = weeks
+    if working and weeks is None:
+        context.absence_status = "aan het werk"
+    elif weeks is not None or (ABSENCE_CUES.search(text) and not working):
+        context.absence_status = "verzuim"
+
+    context.preventive = bool(PREVENTIVE_CUES.search(text)) and not context.is_absent
+    if SEVERITY_HIGH.search(text):
+        context.severity = "ernstig"
+    elif SEVERITY_LOW.search(text):
+        context.severity = "licht"
+
+    if MANAGER_AS_LEARNER.search(text):
+        context.subject = "leidinggevende"
+    elif ORGANISATION_SUBJECT.search(text) and not context.is_absent:
+        context.subject = "organisatie"
+    elif TEAM_SUBJECT.search(text) and not context.is_absent and not re.search(r"\b(medewerker|werknemer)\s+(?!van)", text, re.IGNORECASE):
+        context.subject = "team"
+    return context

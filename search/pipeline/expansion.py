@@ -1,0 +1,69 @@
+"""Weak queries (fewer than 3 candidates above the floor): widen the query with the
+interventiewijzer lines it matches and, when an LLM is configured, a HyDE description."""
+
+import logging
+from dataclasses import dataclass
+
+import numpy as np
+from django.conf import settings
+from django.db import connection
+
+from embeddings.encoder import embed_query
+from search.pipeline.retrieval import _vector_literal
+from search.pipeline.thesaurus import expand_for_lexical
+
+logger = logging.getLogger(__name__)
+
+MAX_MAPPINGS = 3
+
+_MAPPINGS_SQL = """
+SELECT m.problem_statement, m.intervention_type, m.keywords,
+       1 - (m.embedding <=> %(vec)s::vector) AS similarity,
+       ts_rank(m.search_vector, q.query) AS lexical
+FROM guidelines_interventionmapping m,
+     (SELECT to_tsquery('simple', coalesce(string_agg(quote_literal(lexeme) || ':*', ' | '), '')) AS query
+      FROM unnest(to_tsvector('dutch', %(text)s)) WHERE length(lexeme) >= 3) q
+WHERE m.embedding IS NOT NULL
+  AND (1 - (m.embedding <=> %(vec)s::vector) >= %(floor)s OR m.search_vector @@ q.query)
+ORDER BY (1 - (m.embedding <=> %(vec)s::vector)) + ts_rank(m.search_vector, q.query) DESC
+LIMIT %(limit)s
+"""
+
+
+@dataclass
+class Expansion:
+    text: str
+    vector: np.ndarray | None
+    wijzer_used: bool = False
+    hyde_used: bool = False
+
+
+def matching_mappings(query: str, vector: np.ndarray) -> list[tuple[str, str, list[str]]]:
+    with connection.cursor() as cursor:
+        cursor.execute(
+            _MAPPINGS_SQL,
+            {"vec": _vector_literal(vector), "text": expand_for_lexical(query), "floor": settings.SEARCH_SIMILARITY_FLOOR * 2, "limit": MAX_MAPPINGS},
+        )
+        return [(row[0], row[1], row[2]) for row in cursor.fetchall()]
+
+
+def expand_weak_query(query: str, vector: np.ndarray) -> Expansion:
+    mappings = matching_mappings(query, vector)
+    text = query
+    vectors = [vector]
+    if mappings:
+        text = " ".join([query] + [f"{statement} {kind} {' '.join(keywords)}" for statement, kind, keywords in mappings])
+        vectors.append(embed_query(text))
+    hyde_used = False
+    if settings.QUERY_EXPANSION_ENABLED and settings.LLM_API_KEY:
+        from search.pipeline.llm_client import hypothetical_product
+
+        description = hypothetical_product(query)
+        if description:
+            vectors.append(embed_query(description))
+            hyde_used = True
+    if len(vectors) == 1:
+        return Expansion(query, None)
+    blended = np.sum(vectors, axis=0)
+    blended = blended / (np.linalg.norm(blended) or 1.0)
+    return Expansion(text, blended.astype(np.float32), wijzer_used=bool(mappings), hyde_used=hyde_used)

@@ -1,0 +1,235 @@
+"""The search pipeline end to end: context → stage 1 → canonicalise → weak-query handling → stage 2 →
+guideline linking → feedback → links. Persistence is the caller's choice (see search.services)."""
+
+import logging
+import re
+import time
+from dataclasses import dataclass, field
+
+import numpy as np
+from django.conf import settings
+
+from catalog.models import Audience, Category, Product
+from embeddings.encoder import embed_query
+from search.pipeline import expansion
+from search.pipeline.canonical import canonicalise
+from search.pipeline.context import SituationContext, context_extract
+from search.pipeline.evidence import choose_citations, evidence_for_products, evidence_for_query
+from search.pipeline.feedback import feedback_multipliers
+from search.pipeline.ranking import select_ranker
+from search.pipeline.retrieval import Candidate, candidates_fetch, fuse
+from search.pipeline.thesaurus import expand_for_lexical
+from search.pipeline.types import CitedChunk, Scored, clamp
+
+logger = logging.getLogger(__name__)
+
+MAX_QUERY_LENGTH = 1000
+MAX_TOP_K = 5
+FEW_RESULTS_NOTE = "Minder dan 3 relevante opties gevonden. Overweeg de situatie specifieker te beschrijven of neem contact op met een adviseur."
+NO_RESULTS_MESSAGE = "Geen producten gevonden die passen bij deze situatie. Hieronder staan de richtlijnpassages die er het dichtst bij liggen."
+MODES = ("two-stage", "hybrid", "vector")
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+
+
+class SearchInputError(ValueError):
+    """The query cannot be searched; the message is Dutch and shown to the specialist."""
+
+
+@dataclass
+class SearchRequest:
+    query: str
+    mode: str = "two-stage"
+    top_k: int = 3
+    role: str = ""
+    sector: str = ""
+    duration: str = ""
+    budget: str = ""
+    employee_name: str = ""  # only used to keep names out of logs and LLM prompts
+    company_name: str = ""
+
+
+@dataclass
+class SearchOutcome:
+    query: str
+    mode: str
+    context: SituationContext
+    ranker: str = ""
+    fallback_reason: str = ""
+    recommendations: list[Scored] = field(default_factory=list)
+    workplace_suggestions: list[Scored] = field(default_factory=list)
+    note: str = ""
+    message: str = ""
+    fallback_guidelines: list[CitedChunk] = field(default_factory=list)
+    timings_ms: dict[str, float] = field(default_factory=dict)
+    candidate_count: int = 0
+    canonical_count: int = 0
+    expanded: bool = False
+    hyde_used: bool = False
+    search_id: int | None = None
+
+
+def validate_query(query: str) -> str:
+    query = (query or "").strip()
+    if not query:
+        raise SearchInputError("Beschrijf de situatie van de werknemer; het veld is leeg.")
+    if len(query) > MAX_QUERY_LENGTH:
+        raise SearchInputError(f"De beschrijving is te lang ({len(query)} tekens); gebruik maximaal {MAX_QUERY_LENGTH} tekens.")
+    if _CONTROL.search(query):
+        raise SearchInputError("De beschrijving bevat onzichtbare stuurtekens; plak de tekst opnieuw als platte tekst.")
+    return query
+
+
+def scrub_names(text: str, *names: str) -> str:
+    """Replace the employee's and company's names by placeholders before logging or prompting."""
+    for name, placeholder in zip(names, ("[werknemer]", "[bedrijf]"), strict=False):
+        if name and len(name.strip()) >= 2:
+            text = re.sub(re.escape(name.strip()), placeholder, text, flags=re.IGNORECASE)
+    return text
+
+
+def search_run(request: SearchRequest) -> SearchOutcome:
+    started = time.perf_counter()
+    if request.mode not in MODES:
+        raise SearchInputError(f"Onbekende zoekmodus '{request.mode}'; kies uit {', '.join(MODES)}.")
+    if not 1 <= request.top_k <= MAX_TOP_K:
+        raise SearchInputError(f"Het aantal aanbevelingen moet tussen 1 en {MAX_TOP_K} liggen.")
+    query = scrub_names(validate_query(request.query), request.employee_name, request.company_name)
+    timings: dict[str, float] = {}
+
+    tick = time.perf_counter()
+    context = context_extract(query, role=request.role, sector=request.sector, duration=request.duration, budget=request.budget)
+    timings["context"] = _ms(tick)
+
+    tick = time.perf_counter()
+    vector = embed_query(query)
+    timings["embed"] = _ms(tick)
+
+    outcome = SearchOutcome(query=query, mode=request.mode, context=context)
+    tick = time.perf_counter()
+    candidates, names, in_domain = _stage1(query, vector, floor=settings.SEARCH_SIMILARITY_FLOOR)
+    outcome.candidate_count = len(candidates)
+    if in_domain and len(candidates) < 3 and request.mode != "vector":
+        expanded = expansion.expand_weak_query(query, vector)
+        if expanded.vector is not None:
+            outcome.expanded, outcome.hyde_used = expanded.wijzer_used, expanded.hyde_used
+            vector = expanded.vector
+            more, more_names, _ = _stage1(expanded.text, vector, floor=settings.SEARCH_WEAK_FLOOR)
+            names.update(more_names)
+            candidates = _merge(candidates, more)
+    outcome.canonical_count = len(candidates)
+    timings["stage1"] = _ms(tick)
+
+    tick = time.perf_counter()
+    pool = candidates if request.mode == "vector" else candidates[: settings.SEARCH_STAGE2_POOL]
+    if request.mode == "vector":
+        pool = sorted(pool, key=lambda c: c.similarity, reverse=True)
+    products = Product.objects.in_bulk([c.product_id for c in pool])
+    scored = [_to_scored(c, products[c.product_id], pool, query) for c in pool if c.product_id in products]
+    evidence = evidence_for_products(product_ids=[s.product.id for s in scored], vector=vector) if scored else {}
+    for item in scored:
+        item.citations = choose_citations(evidence.get(item.product.id, []), threshold=settings.CITATION_MIN_SCORE)
+
+    if request.mode == "two-stage" and scored:
+        ranker, fallback_reason = select_ranker()
+        strength = {s.product.id: _guideline_strength(s.citations) for s in scored}
+        scored, outcome.ranker, outcome.fallback_reason = ranker.rank(scored, context, strength, query=query)
+        multipliers, feedback_problem = feedback_multipliers([s.product.id for s in scored])
+        for item in scored:
+            item.feedback_multiplier = multipliers.get(item.product.id, 1.0)
+            item.finalise()
+        scored.sort(key=lambda s: s.relevance, reverse=True)
+        outcome.fallback_reason = "; ".join(r for r in (fallback_reason, outcome.fallback_reason, feedback_problem) if r)
+    else:
+        outcome.ranker = "none"
+        for item in scored:
+            item.scores = {"impact": 0.0, "fit": 0.0, "guidelines": 0.0, "feasibility": 0.0}
+            item.relevance = round(item.similarity if request.mode == "vector" else item.topical, 4)
+    outcome.recommendations = scored[: request.top_k]
+    outcome.workplace_suggestions = _workplace_suggestions(scored, outcome.recommendations, context)
+    timings["stage2"] = _ms(tick)
+
+    if not outcome.recommendations:
+        outcome.message = NO_RESULTS_MESSAGE
+        outcome.fallback_guidelines = [
+            c for c in evidence_for_query(vector=vector, limit=5) if c.score >= settings.CITATION_MIN_SCORE
+        ][:3]
+    elif len(outcome.recommendations) < 3:
+        outcome.note = FEW_RESULTS_NOTE
+    timings["total"] = _ms(started)
+    outcome.timings_ms = timings
+    return outcome
+
+
+def _stage1(text: str, vector: np.ndarray, *, floor: float) -> tuple[list[Candidate], dict[int, str], bool]:
+    """Floored, fused, canonical candidates, and whether the query is about this domain at all."""
+    raw = candidates_fetch(text=expand_for_lexical(text), vector=vector, limit=settings.SEARCH_CANDIDATES)
+    in_domain = any(
+        c.lexical >= settings.SEARCH_QUERY_MIN_LEXICAL or c.similarity >= settings.SEARCH_QUERY_MIN_SIMILARITY for c in raw
+    )
+    if not in_domain:
+        return [], {}, False
+    kept = [
+        c for c in raw
+        if c.similarity >= floor or c.lexical >= settings.SEARCH_LEXICAL_FLOOR
+    ]
+    names = dict(Product.objects.filter(id__in=[c.product_id for c in kept]).values_list("id", "name"))
+    fused = fuse(kept, method=settings.SEARCH_FUSION)
+    return canonicalise(fused, names)[: settings.SEARCH_CANDIDATES], names, True
+
+
+def _merge(first: list[Candidate], second: list[Candidate]) -> list[Candidate]:
+    seen = {c.product_id for c in first}
+    return first + [c for c in second if c.product_id not in seen]
+
+
+def _to_scored(candidate: Candidate, product: Product, pool: list[Candidate], query: str) -> Scored:
+    return Scored(
+        product=product,
+        similarity=round(candidate.similarity, 4),
+        topical=topical_score(candidate, pool),
+        matched_terms=_matched_problem_areas(product, query),
+    )
+
+
+def topical_score(candidate: Candidate, pool: list[Candidate]) -> float:
+    """How squarely the product addresses the situation, from the three stage-1 signals, in [0, 1]."""
+    max_lexical = max((c.lexical for c in pool), default=0.0)
+    max_wijzer = max((c.wijzer for c in pool), default=0.0)
+    floor = settings.SEARCH_SIMILARITY_FLOOR
+    lexical = candidate.lexical / max(max_lexical, 1.0)
+    wijzer = candidate.wijzer / max(max_wijzer, 0.6)
+    similarity = clamp((candidate.similarity - floor) / (0.45 - floor))
+    return round(clamp(0.5 * lexical + 0.25 * wijzer + 0.25 * similarity), 4)
+
+
+def _matched_problem_areas(product: Product, query: str) -> list[str]:
+    words = {w for w in re.findall(r"\w+", expand_for_lexical(query).lower()) if len(w) >= 4}
+    matched = []
+    for tag in product.problem_areas:
+        tag_words = re.findall(r"\w+", tag.lower())
+        if any(tw[:5] == w[:5] and len(tw) >= 4 for tw in tag_words for w in words):
+            matched.append(tag)
+    return matched
+
+
+def _guideline_strength(citations: list[CitedChunk]) -> float:
+    if not citations:
+        return 0.0
+    threshold = settings.CITATION_MIN_SCORE
+    return round(clamp(0.5 + 0.5 * (citations[0].score - threshold) / max(0.7 - threshold, 0.05)), 4)
+
+
+def _workplace_suggestions(scored: list[Scored], shown: list[Scored], context: SituationContext) -> list[Scored]:
+    """Preventive or workplace products for the employer that fit the situation but are not among the top K."""
+    shown_ids = {s.product.id for s in shown}
+    workplace = [
+        s for s in scored
+        if s.product.id not in shown_ids
+        and (s.product.audience in (Audience.TEAM, Audience.ORGANISATIE) or s.product.category in (Category.ARBEIDSOMSTANDIGHEDEN, Category.PREVENTIE))
+        and s.topical >= 0.3
+    ]
+    return workplace[:2]
+
+
+def _ms(since: float) -> float:
+    return round((time.perf_counter() - since) * 1000, 2)

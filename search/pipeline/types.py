@@ -1,0 +1,53 @@
+"""Values passed between pipeline stages."""
+
+from dataclasses import dataclass, field
+
+from catalog.models import Product
+
+WEIGHTS = {"impact": 0.4, "fit": 0.3, "guidelines": 0.2, "feasibility": 0.1}
+
+
+def relevance_of(scores: dict[str, float]) -> float:
+    """The weighted sum, always computed here (an LLM's arithmetic is never trusted)."""
+    return round(sum(WEIGHTS[key] * clamp(scores.get(key, 0.0)) for key in WEIGHTS), 4)
+
+
+def clamp(value: float, low: float = 0.0, high: float = 1.0) -> float:
+    try:
+        number = float(value)
+    except (TypeError, ValueError):
+        return low
+    if number != number:  # NaN
+        return low
+    return max(low, min(high, number))
+
+
+@dataclass
+class CitedChunk:
+    chunk_id: int
+    document_title: str
+    source: str
+    section: str
+    url: str
+    score: float
+    content: str = ""
+    article: str = ""
+    is_summary: bool = False
+
+
+@dataclass
+class Scored:
+    """A candidate product on its way through stage 2."""
+
+    product: Product
+    similarity: float
+    topical: float
+    matched_terms: list[str] = field(default_factory=list)
+    scores: dict[str, float] = field(default_factory=dict)
+    reasoning: str = ""
+    citations: list[CitedChunk] = field(default_factory=list)
+    feedback_multiplier: float = 1.0
+    relevance: float = 0.0
+
+    def finalise(self) -> None:
+        self.relevance = round(relevance_of(self.scores) * self.feedback_multiplier, 4)
