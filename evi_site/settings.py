@@ -28,6 +28,7 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "django.contrib.postgres",
     "django_htmx",
+    "ninja",
     "catalog",
     "guidelines",
     "embeddings",
@@ -129,8 +130,8 @@ FEEDBACK_LEARNING_ENABLED = env_bool("FEEDBACK_LEARNING_ENABLED", True)
 
 # --- Search thresholds, calibrated per embedding backend on the judged set (see README) ---
 _THRESHOLDS = {
-    "local": {"floor": 0.12, "weak_floor": 0.06, "citation": 0.30, "query_similarity": 0.25},
-    "openai": {"floor": 0.30, "weak_floor": 0.20, "citation": 0.35, "query_similarity": 0.40},
+    "local": {"floor": 0.12, "weak_floor": 0.06, "citation": 0.60, "query_similarity": 0.25},
+    "openai": {"floor": 0.30, "weak_floor": 0.20, "citation": 0.65, "query_similarity": 0.40},
 }[EMBEDDING_BACKEND]
 SEARCH_SIMILARITY_FLOOR = env_float("SEARCH_SIMILARITY_FLOOR", _THRESHOLDS["floor"], minimum=-1, maximum=1)
 SEARCH_WEAK_FLOOR = env_float("SEARCH_WEAK_FLOOR", _THRESHOLDS["weak_floor"], minimum=-1, maximum=1)

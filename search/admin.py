@@ -1,6 +1,6 @@
 from django.contrib import admin
 
-from search.models import Citation, FeedbackVote, Recommendation, SearchLog
+from search.models import ApiToken, Citation, FeedbackVote, Recommendation, SearchLog
 
 
 class RecommendationInline(admin.TabularInline):
@@ -51,3 +51,13 @@ class CitationAdmin(admin.ModelAdmin):
     list_display = ("recommendation", "position", "document_title", "section", "score")
     search_fields = ("document_title", "section")
     raw_id_fields = ("recommendation", "chunk")
+
+
+@admin.register(ApiToken)
+class ApiTokenAdmin(admin.ModelAdmin):
+    list_display = ("name", "user", "prefix", "created_at", "last_used_at")
+    readonly_fields = ("prefix", "created_at", "last_used_at")
+    fields = ("user", "name", "prefix", "created_at", "last_used_at")
+
+    def has_add_permission(self, request):
+        return False  # tokens are created with `manage.py create_api_token`, which shows the secret once

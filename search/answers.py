@@ -140,8 +140,12 @@ LLM_SYSTEM = (
 )
 
 
-def guideline_answer(question: str) -> Answer:
-    """Answer a guideline question with at least two citations when the corpus allows."""
+def guideline_answer(question: str, *, generate: bool | None = None) -> Answer:
+    """Answer a guideline question with at least two citations when the corpus allows.
+
+    generate=None uses the LLM when one is configured; False gives the instant extractive answer
+    (the web page shows that first and then fetches the generated one).
+    """
     started = time.perf_counter()
     question = validate_query(question)
     passages = _diverse(passages_retrieve(question), PASSAGES)
@@ -150,7 +154,8 @@ def guideline_answer(question: str) -> Answer:
     if not relevant:
         return Answer(question, NO_ANSWER, [], timings_ms={"retrieve": retrieved_ms, "total": retrieved_ms})
     answer = Answer(question, extractive_answer(question, relevant[:3]), relevant[:3])
-    if llm_configured():
+    wants_generation = llm_configured() if generate is None else generate
+    if wants_generation and llm_configured():
         _generate(answer, relevant)
     answer.timings_ms = {"retrieve": retrieved_ms, "total": round((time.perf_counter() - started) * 1000, 2)}
     return answer

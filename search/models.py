@@ -112,3 +112,21 @@ class FeedbackVote(models.Model):
             models.UniqueConstraint(fields=["user", "recommendation"], name="vote_unique_per_user_recommendation"),
             models.CheckConstraint(condition=models.Q(value__in=[1, -1]), name="vote_value_plus_or_minus_one"),
         ]
+
+
+class ApiToken(models.Model):
+    """A bearer token for integrations; only its SHA-256 is stored, the token itself is shown once."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="api_tokens")
+    name = models.CharField("omschrijving", max_length=100)
+    prefix = models.CharField("begin van de token", max_length=8, editable=False)
+    key_hash = models.CharField(max_length=64, unique=True, editable=False)
+    created_at = models.DateTimeField("aangemaakt", auto_now_add=True)
+    last_used_at = models.DateTimeField("laatst gebruikt", null=True, blank=True, editable=False)
+
+    class Meta:
+        verbose_name = "API-token"
+        verbose_name_plural = "API-tokens"
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.prefix}…)"

@@ -57,3 +57,52 @@ def outcome_json(outcome: SearchOutcome, *, query_id=None) -> dict:
     if query_id is not None:
         data = {"id": query_id, **data}
     return data
+
+
+def stored_search_json(log) -> dict:
+    """A recorded search as stored (for export and the API), with every source it cited."""
+    return {
+        "search_id": log.id,
+        "query": log.query,
+        "created_at": log.created_at.isoformat(),
+        "mode": log.mode,
+        "ranker": log.ranker,
+        "fallback_reason": log.fallback_reason,
+        "context": log.context,
+        "note": log.note,
+        "message": log.message,
+        "timings_ms": log.timings_ms,
+        "recommendations": [
+            {
+                "rank": rec.rank,
+                "product_id": rec.product_id,
+                "name": rec.product_name,
+                "url": rec.url_shown,
+                "url_status": rec.url_status,
+                "relevance_score": rec.relevance_score,
+                "scores": {
+                    "impact": rec.impact_score,
+                    "fit": rec.fit_score,
+                    "guidelines": rec.guidelines_score,
+                    "feasibility": rec.feasibility_score,
+                },
+                "similarity": rec.similarity,
+                "feedback_multiplier": rec.feedback_multiplier,
+                "reasoning": rec.reasoning,
+                "benefits_employee": rec.product.benefits_employee if rec.product else "",
+                "benefits_employer": rec.product.benefits_employer if rec.product else "",
+                "guidelines": [
+                    {
+                        "chunk_id": c.chunk_id,
+                        "document_title": c.document_title,
+                        "source": c.source,
+                        "section": c.section,
+                        "url": c.url,
+                        "score": c.score,
+                    }
+                    for c in rec.citations.all()
+                ],
+            }
+            for rec in log.recommendations.all()
+        ],
+    }

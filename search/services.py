@@ -1,8 +1,13 @@
 """Writes of the search app: recording searches with their provenance, and feedback votes."""
 
-from django.db import transaction
+import hashlib
+import secrets
+from datetime import timedelta
 
-from search.models import Citation, Recommendation, SearchLog
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from search.models import ApiToken, Citation, FeedbackVote, Recommendation, SearchLog
 from search.pipeline.links import display_link
 from search.pipeline.run import SearchOutcome, SearchRequest, search_run
 
@@ -64,3 +69,50 @@ def search_log_record(*, outcome: SearchOutcome, user=None, top_k: int = 3) -> S
                 for position, citation in enumerate(item.citations, start=1)
             )
     return log
+
+
+class FeedbackError(Exception):
+    """A vote that cannot be taken; the message is Dutch and shown to the specialist."""
+
+
+class FeedbackRateLimited(FeedbackError):
+    pass
+
+
+VOTES_PER_MINUTE = 30
+
+
+def feedback_vote_cast(*, user, recommendation_id: int, value: int, comment: str = "") -> FeedbackVote:
+    """Record or change the user's vote on a recommendation from one of their own searches.
+
+    One vote per user and recommendation is enforced by the database; a second vote changes the
+    first. Raises Recommendation.DoesNotExist for someone else's search (the view answers 404).
+    """
+
+    if value not in (1, -1):
+        raise FeedbackError("Een stem is 👍 of 👎.")
+    comment = (comment or "").strip()
+    if len(comment) > 1000:
+        raise FeedbackError("De toelichting is te lang; gebruik maximaal 1000 tekens.")
+    recommendation = Recommendation.objects.get(id=recommendation_id, search__user=user)
+    recent = FeedbackVote.objects.filter(user=user, updated_at__gte=timezone.now() - timedelta(minutes=1)).count()
+    if recent >= VOTES_PER_MINUTE:
+        raise FeedbackRateLimited("U heeft veel stemmen in korte tijd uitgebracht. Probeer het over een minuut opnieuw.")
+    defaults = {"value": value, "comment": comment}
+    try:
+        with transaction.atomic():
+            vote, _ = FeedbackVote.objects.update_or_create(user=user, recommendation=recommendation, defaults=defaults)
+    except IntegrityError:
+        # Two requests raced to create the same vote; the row exists now, so this one becomes the update.
+        FeedbackVote.objects.filter(user=user, recommendation=recommendation).update(**defaults, updated_at=timezone.now())
+        vote = FeedbackVote.objects.get(user=user, recommendation=recommendation)
+    return vote
+
+
+def api_token_create(*, user, name: str) -> tuple[ApiToken, str]:
+    """Create a token for the user; returns the row and the token, which is never stored or shown again."""
+    token = secrets.token_urlsafe(32)
+    api_token = ApiToken.objects.create(
+        user=user, name=name.strip() or "integratie", prefix=token[:8], key_hash=hashlib.sha256(token.encode()).hexdigest()
+    )
+    return api_token, token

@@ -49,7 +49,7 @@ ROLE_PATTERNS: tuple[tuple[str, str], ...] = (
     ("thuiswerker", r"thuiswerk\w*|vanuit huis|hybride werk"),
     ("kantoorfunctie", r"kantoor\w*|administratie\w*|beeldscherm\w*|laptop|computerwerk|boekhoud\w*"),
     ("productiemedewerker", r"productie\w*|fabriek\w*|operator|magazijn\w*|orderpicker|lopende band"),
-    ("fysiek zwaar werk", r"bouwvakker|stratenmaker|tillen|sjouwen|fysiek zwaar|zwaar werk|monteur|schoonmak\w*|timmerman"),
+    ("fysiek zwaar werk", r"bouwvakker|stratenmaker|tillen|sjouwen|fysiek zwaar|zwaar werk|monteur|schoonmak\w*|timmerman|lasser|stukadoor|metselaar|dakdekker|hovenier|kapster|kapper"),
     ("docent", r"docent|leraar|lerares|leerkracht|onderwijzer"),
 )
 SECTOR_PATTERNS: tuple[tuple[str, str], ...] = (
@@ -60,7 +60,7 @@ SECTOR_PATTERNS: tuple[tuple[str, str], ...] = (
     ("onderwijs", r"onderwijs|school|docent|leraar|leerkracht"),
     ("retail", r"winkel|retail|supermarkt|kassa"),
     ("overheid", r"gemeente|overheid|ministerie|provincie"),
-    ("industrie", r"fabriek|productie|industrie"),
+    ("industrie", r"fabriek|productie|industrie|metaal\w*"),
     ("horeca", r"horeca|restaurant|hotel|kok\b|keuken"),
     ("kantoor", r"kantoor|administratie|klantenservice|callcenter|ict"),
 )
@@ -165,8 +165,18 @@ def parse_duration_field(value: str) -> float | None:
     return None
 
 
+COMPOUND_STEM_MIN = 6
+
+
+def _compound_aware(pattern: str) -> str:
+    """Dutch glues words together (metaalfabriek, thuiszorgmedewerker): long stems may end a compound."""
+    return "|".join(
+        rf"(?:\w*{alt})" if len(alt.replace("\\w*", "")) >= COMPOUND_STEM_MIN else rf"\b(?:{alt})" for alt in pattern.split("|")
+    )
+
+
 def _first_tag(patterns: tuple[tuple[str, str], ...], text: str) -> list[str]:
-    return [tag for tag, pattern in patterns if re.search(rf"\b(?:{pattern})", text, re.IGNORECASE)]
+    return [tag for tag, pattern in patterns if re.search(_compound_aware(pattern), text, re.IGNORECASE)]
 
 
 def context_extract(text: str, *, role: str = "", sector: str = "", duration: str = "", budget: str = "") -> SituationContext:

@@ -11,9 +11,19 @@ from django.db import connection, transaction
 from search.pipeline.retrieval import _vector_literal
 from search.pipeline.types import CitedChunk
 
+LEXICAL_BONUS = 0.1
+LEXICAL_SATURATION = 0.05
+DOCUMENT_BONUS = 0.1
+
 _SQL = """
-SELECT p.id, ch.id, 1 - n.distance, d.title, d.source, ch.section_path, d.url, ch.content, ch.article, d.is_summary
+SELECT p.id, ch.id, 1 - n.distance, d.title, d.source, ch.section_path, d.url, ch.content, ch.article, d.is_summary,
+       coalesce(ts_rank(ch.search_vector, terms.query, 1), 0) AS lexical,
+       to_tsvector('dutch', d.title || ' ' || d.summary) @@ terms.query AS document_match
 FROM catalog_product p
+CROSS JOIN LATERAL (
+    SELECT to_tsquery('simple', coalesce(string_agg(quote_literal(lexeme) || ':*', ' | '), '')) AS query
+    FROM unnest(to_tsvector('dutch', p.name || ' ' || array_to_string(p.problem_areas, ' '))) WHERE length(lexeme) >= 4
+) terms
 CROSS JOIN LATERAL (
     SELECT c.id, c.embedding <=> (p.embedding + %(vec)s::vector) AS distance
     FROM guidelines_guidelinechunk c
@@ -36,7 +46,7 @@ LIMIT %(limit)s
 """
 
 
-def evidence_for_products(*, product_ids: list[int], vector: np.ndarray, per_product: int = 4) -> dict[int, list[CitedChunk]]:
+def evidence_for_products(*, product_ids: list[int], vector: np.ndarray, per_product: int = 10) -> dict[int, list[CitedChunk]]:
     if not product_ids:
         return {}
     # On a small corpus the planner prefers a scan that detoasts every 2 KB vector once per
@@ -46,11 +56,21 @@ def evidence_for_products(*, product_ids: list[int], vector: np.ndarray, per_pro
         cursor.execute(_SQL, {"ids": product_ids, "vec": _vector_literal(vector), "per_product": per_product})
         rows = cursor.fetchall()
     evidence: dict[int, list[CitedChunk]] = {}
-    for product_id, chunk_id, score, title, source, section, url, content, article, is_summary in rows:
+    for product_id, chunk_id, similarity, title, source, section, url, content, article, is_summary, lexical, document_match in rows:
+        score = citation_score(similarity, lexical, document_match)
         evidence.setdefault(product_id, []).append(
-            CitedChunk(chunk_id, title, source, section, url, round(float(score), 4), content, article, is_summary)
+            CitedChunk(chunk_id, title, source, section, url, score, content, article, is_summary)
         )
+    for chunks in evidence.values():
+        chunks.sort(key=lambda chunk: chunk.score, reverse=True)
     return evidence
+
+
+def citation_score(similarity: float, lexical: float, document_match: bool) -> float:
+    """Meaning (cosine to product + situation), plus bonuses when the passage, or the guideline it belongs to
+    (title and summary), names the product's own problems: a burn-out track belongs with the burn-out guideline."""
+    bonus = LEXICAL_BONUS * min(float(lexical) / LEXICAL_SATURATION, 1.0) + (DOCUMENT_BONUS if document_match else 0.0)
+    return round(float(similarity) + bonus, 4)
 
 
 def evidence_for_query(*, vector: np.ndarray, limit: int) -> list[CitedChunk]:

@@ -25,6 +25,7 @@ logger = logging.getLogger(__name__)
 
 MAX_QUERY_LENGTH = 1000
 MAX_TOP_K = 5
+GUIDELINE_STRENGTH_SPAN = 0.3  # a citation this far above the threshold counts as full backing
 FEW_RESULTS_NOTE = "Minder dan 3 relevante opties gevonden. Overweeg de situatie specifieker te beschrijven of neem contact op met een adviseur."
 NO_RESULTS_MESSAGE = "Geen producten gevonden die passen bij deze situatie. Hieronder staan de richtlijnpassages die er het dichtst bij liggen."
 MODES = ("two-stage", "hybrid", "vector")
@@ -216,7 +217,7 @@ def _guideline_strength(citations: list[CitedChunk]) -> float:
     if not citations:
         return 0.0
     threshold = settings.CITATION_MIN_SCORE
-    return round(clamp(0.5 + 0.5 * (citations[0].score - threshold) / max(0.7 - threshold, 0.05)), 4)
+    return round(clamp(0.5 + 0.5 * (citations[0].score - threshold) / GUIDELINE_STRENGTH_SPAN), 4)
 
 
 def _workplace_suggestions(scored: list[Scored], shown: list[Scored], context: SituationContext) -> list[Scored]:

@@ -54,14 +54,22 @@ def phase_suitability(product: Product, context: SituationContext) -> tuple[floa
 
 
 def _tag_fit(tags: list[str], wanted: list[str]) -> float:
+    """1 when the product names the person's role/sector, 0.75 when it is for everyone, 0.2 when it names only others."""
     if not wanted:
         return 0.75
     tags_lower = [t.lower() for t in tags]
     if any(w in t or t in w for w in wanted for t in tags_lower if t not in GENERIC_ROLE_TAGS):
         return 1.0
-    if any(t in GENERIC_ROLE_TAGS for t in tags_lower):
+    if not tags_lower or any(t in GENERIC_ROLE_TAGS for t in tags_lower):
         return 0.75
-    return 0.45
+    return 0.2
+
+
+def audience_mismatch(product: Product, context: SituationContext) -> float:
+    """Impact damping when the product is explicitly meant for other roles and other sectors than this person's."""
+    roles = _tag_fit(product.target_roles, context.roles)
+    sectors = _tag_fit(product.sectors, [context.sector] if context.sector else [])
+    return 0.45 if roles <= 0.2 and sectors <= 0.2 else (0.85 if roles <= 0.2 else 1.0)
 
 
 def fit_score(product: Product, context: SituationContext, suitability: float) -> float:
@@ -73,7 +81,8 @@ def fit_score(product: Product, context: SituationContext, suitability: float) -
     delivery = 1.0
     if "thuiswerker" in context.roles:
         delivery = {Delivery.ONLINE: 1.0, Delivery.BEIDE: 0.9, Delivery.OP_LOCATIE: 0.6}[product.delivery]
-    return clamp(0.45 * audience + 0.2 * roles + 0.1 * sectors + 0.15 * suitability + 0.1 * delivery)
+    base = 0.45 * audience + 0.2 * roles + 0.1 * sectors + 0.15 * suitability + 0.1 * delivery
+    return clamp(base * audience_mismatch(product, context))
 
 
 def feasibility_score(product: Product, context: SituationContext) -> float:
@@ -92,7 +101,7 @@ def rank_criteria(candidates: list[Scored], context: SituationContext, guideline
         # a quick, well-fitting intervention for something else is not a good recommendation.
         relevance_gate = TOPICAL_GATE_FLOOR + (1 - TOPICAL_GATE_FLOOR) * item.topical
         item.scores = {
-            "impact": round(clamp(item.topical * (0.25 + 0.75 * suitability)), 4),
+            "impact": round(clamp(item.topical * (0.25 + 0.75 * suitability) * audience_mismatch(product, context)), 4),
             "fit": round(fit_score(product, context, suitability) * relevance_gate, 4),
             "guidelines": round(guideline_strength.get(product.id, 0.0) * relevance_gate, 4),
             "feasibility": round(feasibility_score(product, context) * relevance_gate, 4),

@@ -1,0 +1,91 @@
+"""Forms of the specialist pages: the situation, a vote and a guideline question (all messages in Dutch)."""
+
+from django import forms
+
+from search.pipeline.run import MAX_QUERY_LENGTH, SearchInputError, SearchRequest, validate_query
+
+TOP_K = 5  # three cards plus "Overweeg eventueel ook" for ranks 4 and 5
+
+
+def _text(label: str, max_length: int, placeholder: str = "") -> forms.CharField:
+    return forms.CharField(
+        label=label,
+        required=False,
+        max_length=max_length,
+        widget=forms.TextInput(attrs={"placeholder": placeholder, "autocomplete": "off"}),
+    )
+
+
+def _validated(value: str) -> str:
+    try:
+        return validate_query(value)
+    except SearchInputError as error:
+        raise forms.ValidationError(str(error)) from error
+
+
+class SearchForm(forms.Form):
+    # Not required at field level: the pipeline's own check gives the one Dutch message for an empty
+    # situation, while the widget still carries `required` for the browser.
+    situatie = forms.CharField(
+        label="Situatie van de werknemer",
+        required=False,
+        strip=True,
+        widget=forms.Textarea(
+            attrs={
+                "rows": 6,
+                "required": True,
+                "maxlength": MAX_QUERY_LENGTH,
+                "placeholder": "Bijvoorbeeld: werknemer met burn-out klachten, 6 maanden verzuim, management functie",
+            }
+        ),
+    )
+    naam = _text("Naam werknemer", 100, "Alleen voor de weergave; wordt niet opgeslagen")
+    bedrijf = _text("Bedrijf", 100, "Alleen voor de weergave; wordt niet opgeslagen")
+    functie = _text("Functie", 100, "Bijvoorbeeld leidinggevende")
+    sector = _text("Sector", 100, "Bijvoorbeeld zorg")
+    verzuimduur = _text("Verzuimduur", 50, "Bijvoorbeeld 6 weken")
+    budget = _text("Budget", 100, "Bijvoorbeeld tot € 2.500")
+
+    def clean_situatie(self) -> str:
+        return _validated(self.cleaned_data["situatie"])
+
+    def search_request(self) -> SearchRequest:
+        data = self.cleaned_data
+        return SearchRequest(
+            query=data["situatie"],
+            mode="two-stage",
+            top_k=TOP_K,
+            role=data["functie"],
+            sector=data["sector"],
+            duration=data["verzuimduur"],
+            budget=data["budget"],
+            employee_name=data["naam"],
+            company_name=data["bedrijf"],
+        )
+
+
+class VoteForm(forms.Form):
+    value = forms.TypedChoiceField(
+        choices=((1, "👍"), (-1, "👎")),
+        coerce=int,
+        error_messages={"required": "Kies 👍 of 👎.", "invalid_choice": "Een stem is 👍 of 👎."},
+    )
+    comment = forms.CharField(label="Toelichting (optioneel)", required=False, max_length=1000)
+
+
+class QuestionForm(forms.Form):
+    q = forms.CharField(
+        label="Uw vraag over de richtlijnen",
+        required=False,
+        widget=forms.Textarea(
+            attrs={
+                "rows": 3,
+                "required": True,
+                "maxlength": MAX_QUERY_LENGTH,
+                "placeholder": "Bijvoorbeeld: wanneer moet het plan van aanpak klaar zijn?",
+            }
+        ),
+    )
+
+    def clean_q(self) -> str:
+        return _validated(self.cleaned_data["q"])

@@ -1,0 +1,217 @@
+"""What the specialist pages show: a search's recommendations as cards, built one way for all pages.
+
+A fresh search and a reopened one both render from the stored SearchLog; the fresh search only adds
+what is not stored (the workplace suggestions and the guideline-only fallback). The booking link is
+decided again at render time from the product's current url status, so a reopened search or an
+export never hands out a link the url checker has since found broken; the stored `url_shown` is
+used only when the product no longer exists.
+"""
+
+from dataclasses import dataclass, field
+from dataclasses import fields as dataclass_fields
+
+from django.core.paginator import Page, Paginator
+from django.db.models import Count
+from django.utils.formats import number_format
+
+from catalog.models import Product
+from guidelines.models import GuidelineChunk
+from search.models import FeedbackVote, Recommendation, SearchLog
+from search.pipeline.context import SituationContext
+from search.pipeline.links import BROKEN_NOTE, MISSING_NOTE, UNREACHABLE_NOTE, UNVERIFIED_NOTE, DisplayLink, display_link
+from search.pipeline.run import SearchOutcome
+from search.pipeline.types import WEIGHTS, CitedChunk, Scored
+from search.selectors import searches_of_user
+
+HISTORY_PAGE_SIZE = 20
+MAIN_CARDS = 3
+EMPLOYEE_FALLBACK = "de werknemer"
+EMPLOYER_FALLBACK = "de werkgever"
+_STORED_NOTES = {"missing": MISSING_NOTE, "broken": BROKEN_NOTE, "unreachable": UNREACHABLE_NOTE, "unchecked": UNVERIFIED_NOTE}
+_CRITERIA = (
+    ("impact", "Impact op verzuim en functioneren"),
+    ("fit", "Fit met functie en situatie"),
+    ("guidelines", "Aansluiting bij richtlijnen"),
+    ("feasibility", "Haalbaarheid en snelheid"),
+)
+_TIMINGS = (("context", "context"), ("embed", "embedding"), ("stage1", "fase 1"), ("stage2", "fase 2"), ("total", "totaal"))
+
+
+@dataclass
+class Card:
+    rank: int
+    name: str
+    reasoning: str
+    link: DisplayLink
+    product: Product | None
+    citations: list[CitedChunk]
+    score_rows: list[tuple[str, str]]
+    recommendation_id: int | None = None
+    vote: int | None = None
+    vote_comment: str = ""
+
+    @property
+    def benefits_employee(self) -> str:
+        return self.product.benefits_employee if self.product else ""
+
+    @property
+    def benefits_employer(self) -> str:
+        return self.product.benefits_employer if self.product else ""
+
+
+@dataclass
+class Results:
+    search: SearchLog
+    summary: str
+    cards: list[Card]
+    more: list[Card]
+    workplace: list[Card] = field(default_factory=list)
+    fallback_guidelines: list[CitedChunk] = field(default_factory=list)
+    timings: list[tuple[str, float]] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class Names:
+    """The employee's and company's names as typed, for this render only (never stored or logged)."""
+
+    employee: str = ""
+    company: str = ""
+
+    @classmethod
+    def from_data(cls, data) -> "Names":
+        return cls(employee=(data.get("naam") or "").strip()[:100], company=(data.get("bedrijf") or "").strip()[:100])
+
+    @property
+    def employee_label(self) -> str:
+        return self.employee or EMPLOYEE_FALLBACK
+
+    @property
+    def company_label(self) -> str:
+        return self.company or EMPLOYER_FALLBACK
+
+
+def results_build(*, log: SearchLog, outcome: SearchOutcome | None = None) -> Results:
+    """Cards for a stored search (from `search_of_user`), plus the unstored extras of a fresh outcome."""
+    recommendations = list(log.recommendations.all())
+    summaries = _summary_chunk_ids(c.chunk_id for rec in recommendations for c in rec.citations.all())
+    cards = [_card_from_recommendation(rec, summaries) for rec in recommendations]
+    context = outcome.context if outcome else _stored_context(log.context)
+    return Results(
+        search=log,
+        summary=context.summary(),
+        cards=cards[:MAIN_CARDS],
+        more=cards[MAIN_CARDS:],
+        workplace=[_card_from_scored(item, rank) for rank, item in enumerate(outcome.workplace_suggestions, start=1)] if outcome else [],
+        fallback_guidelines=list(outcome.fallback_guidelines) if outcome else [],
+        timings=[(label, log.timings_ms[key]) for key, label in _TIMINGS if key in (log.timings_ms or {})],
+    )
+
+
+@dataclass
+class VoteState:
+    recommendation_id: int
+    search_id: int
+    value: int | None = None
+    comment: str = ""
+
+
+def vote_state(*, user, recommendation_id: int) -> VoteState:
+    """The user's current vote on a recommendation of their own search.
+
+    Raises Recommendation.DoesNotExist for anyone else's recommendation, so the view answers 404.
+    """
+    search_id = Recommendation.objects.values_list("search_id", flat=True).get(id=recommendation_id, search__user=user)
+    vote = FeedbackVote.objects.filter(user=user, recommendation_id=recommendation_id).only("value", "comment").first()
+    return VoteState(recommendation_id, search_id, vote.value if vote else None, vote.comment if vote else "")
+
+
+def history_page(*, user, page_number) -> Page:
+    searches = searches_of_user(user=user).annotate(recommendation_count=Count("recommendations"))
+    return Paginator(searches, HISTORY_PAGE_SIZE).get_page(page_number)
+
+
+def sources_of(results: Results) -> list[dict]:
+    """Every guideline passage the advice cites, once, with its text: the export's "bronnen"."""
+    cited: dict[int, CitedChunk] = {}
+    for card in results.cards + results.more:
+        for citation in card.citations:
+            if citation.chunk_id is not None:
+                cited.setdefault(citation.chunk_id, citation)
+    texts = dict(GuidelineChunk.objects.filter(id__in=cited).values_list("id", "content"))
+    return [
+        {
+            "chunk_id": chunk_id,
+            "document_title": c.document_title,
+            "source": c.source,
+            "section": c.section,
+            "url": c.url,
+            "samenvatting": c.is_summary,
+            "quote": texts.get(chunk_id, ""),
+        }
+        for chunk_id, c in cited.items()
+    ]
+
+
+def _card_from_recommendation(rec: Recommendation, summaries: set[int]) -> Card:
+    votes = getattr(rec, "my_votes", [])
+    return Card(
+        rank=rec.rank,
+        name=rec.product_name,
+        reasoning=rec.reasoning,
+        link=display_link(rec.product) if rec.product else _stored_link(rec),
+        product=rec.product,
+        citations=[
+            CitedChunk(c.chunk_id, c.document_title, c.source, c.section, c.url, c.score, is_summary=c.chunk_id in summaries)
+            for c in rec.citations.all()
+        ],
+        score_rows=_score_rows(
+            {"impact": rec.impact_score, "fit": rec.fit_score, "guidelines": rec.guidelines_score, "feasibility": rec.feasibility_score},
+            similarity=rec.similarity,
+            multiplier=rec.feedback_multiplier,
+            relevance=rec.relevance_score,
+        ),
+        recommendation_id=rec.id,
+        vote=votes[0].value if votes else None,
+        vote_comment=votes[0].comment if votes else "",
+    )
+
+
+def _card_from_scored(item: Scored, rank: int) -> Card:
+    return Card(
+        rank=rank,
+        name=item.product.name,
+        reasoning=item.reasoning,
+        link=display_link(item.product),
+        product=item.product,
+        citations=list(item.citations),
+        score_rows=_score_rows(item.scores, similarity=item.similarity, multiplier=item.feedback_multiplier, relevance=item.relevance),
+    )
+
+
+def _score_rows(scores: dict, *, similarity: float, multiplier: float, relevance: float) -> list[tuple[str, str]]:
+    rows = [
+        (f"{label} (weging {round(WEIGHTS[key] * 100)}%)", number_format(scores.get(key, 0.0), 2))
+        for key, label in _CRITERIA
+    ]
+    return rows + [
+        ("Similariteit met de situatie", number_format(similarity, 2)),
+        ("Feedbackfactor", f"× {number_format(multiplier, 2)}"),
+        ("Relevantie (gewogen som × feedbackfactor)", number_format(relevance, 2)),
+    ]
+
+
+def _stored_link(rec: Recommendation) -> DisplayLink:
+    note = _STORED_NOTES.get(rec.url_status, "")
+    return DisplayLink(rec.url_shown, rec.url_status, note, rec.url_status in ("missing", "broken"))
+
+
+def _stored_context(data: dict) -> SituationContext:
+    known = {f.name for f in dataclass_fields(SituationContext)}
+    return SituationContext(**{key: value for key, value in (data or {}).items() if key in known})
+
+
+def _summary_chunk_ids(chunk_ids) -> set[int]:
+    ids = {i for i in chunk_ids if i is not None}
+    if not ids:
+        return set()
+    return set(GuidelineChunk.objects.filter(id__in=ids, document__is_summary=True).values_list("id", flat=True))

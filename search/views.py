@@ -1,0 +1,179 @@
+"""The specialist pages. Every view: access check → form → service/selector → render.
+
+A page asked for by htmx gets its partial (`_something.html`); the same URL without htmx gets the
+full page, so every page also works without JavaScript.
+"""
+
+import json
+from functools import wraps
+
+from django.contrib import messages
+from django.contrib.auth.views import redirect_to_login
+from django.http import Http404, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django_htmx.http import HttpResponseClientRedirect
+
+from guidelines.models import GuidelineChunk
+from search.answers import guideline_answer
+from search.exports import search_markdown
+from search.forms import QuestionForm, SearchForm, VoteForm
+from search.models import Recommendation, SearchLog
+from search.pipeline.llm_client import llm_configured
+from search.pipeline.run import SearchInputError
+from search.presentation import Names, history_page, results_build, sources_of, vote_state
+from search.selectors import chunk_with_document, search_of_user
+from search.serializers import stored_search_json
+from search.services import FeedbackError, FeedbackRateLimited, feedback_vote_cast, search_perform
+
+INVALID = 422  # htmx is configured (base.html) to swap 422 and 429 so the Dutch message is shown
+
+
+def specialist_required(view):
+    """Like login_required, but an htmx request whose session expired reloads the page into the login form.
+
+    A plain redirect would make htmx swap the login page into a card.
+    """
+
+    @wraps(view)
+    def wrapper(request, *args, **kwargs):
+        if request.user.is_authenticated:
+            return view(request, *args, **kwargs)
+        if request.htmx:
+            return HttpResponseClientRedirect(redirect_to_login(request.htmx.current_url_abs_path or "/").url)
+        return redirect_to_login(request.get_full_path())
+
+    return wrapper
+
+
+def _render(request, page: str, partial: str, context: dict, status: int = 200) -> HttpResponse:
+    wants_partial = request.htmx and not request.htmx.boosted and not request.htmx.history_restore_request
+    return render(request, partial if wants_partial else page, context, status=status)
+
+
+def _own_search(request, search_id: int) -> SearchLog:
+    try:
+        return search_of_user(user=request.user, search_id=search_id)
+    except SearchLog.DoesNotExist:
+        raise Http404("Deze zoekvraag bestaat niet of is niet van u.") from None
+
+
+@specialist_required
+@require_http_methods(["GET", "POST"])
+def search_new(request):
+    form = SearchForm(request.POST if request.method == "POST" else None)
+    context = {"form": form}
+    if form.is_valid():
+        try:
+            outcome = search_perform(request=form.search_request(), user=request.user)
+        except SearchInputError as error:
+            form.add_error("situatie", str(error))
+        else:
+            log = _own_search(request, outcome.search_id)
+            context.update(results=results_build(log=log, outcome=outcome), names=Names.from_data(form.cleaned_data))
+    status = INVALID if form.errors else 200
+    return _render(request, "search/new.html", "search/_search_area.html", context, status=status)
+
+
+@specialist_required
+@require_GET
+def search_detail(request, search_id: int):
+    results = results_build(log=_own_search(request, search_id))
+    return _render(request, "search/detail.html", "search/_results.html", {"results": results, "names": Names()})
+
+
+@specialist_required
+@require_GET
+def search_history(request):
+    page = history_page(user=request.user, page_number=request.GET.get("page"))
+    return _render(request, "search/history.html", "search/_history.html", {"page": page})
+
+
+@specialist_required
+@require_http_methods(["GET", "POST"])
+def search_export_markdown(request, search_id: int):
+    """The advice as Markdown. The names arrive by POST from the results page, so they stay out of URLs
+    and access logs; `?naam=&bedrijf=` works as well for a link typed by hand."""
+    results = results_build(log=_own_search(request, search_id))
+    names = Names.from_data(request.POST if request.method == "POST" else request.GET)
+    response = HttpResponse(search_markdown(results, names=names), content_type="text/markdown; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="interventieadvies-{search_id}.md"'
+    return response
+
+
+@specialist_required
+@require_GET
+def search_export_json(request, search_id: int):
+    log = _own_search(request, search_id)
+    data = {**stored_search_json(log), "bronnen": sources_of(results_build(log=log))}
+    response = HttpResponse(json.dumps(data, ensure_ascii=False, indent=2), content_type="application/json")
+    response["Content-Disposition"] = f'attachment; filename="interventieadvies-{search_id}.json"'
+    return response
+
+
+@specialist_required
+@require_POST
+def recommendation_vote(request, recommendation_id: int):
+    try:
+        state = vote_state(user=request.user, recommendation_id=recommendation_id)
+    except Recommendation.DoesNotExist:
+        raise Http404("Deze aanbeveling bestaat niet of is niet van u.") from None
+    form = VoteForm(request.POST)
+    error, status = "", 200
+    if not form.is_valid():
+        error, status = next(iter(form.errors.values()))[0], INVALID
+    else:
+        try:
+            vote = feedback_vote_cast(user=request.user, recommendation_id=recommendation_id, **form.cleaned_data)
+        except FeedbackRateLimited as problem:
+            error, status = str(problem), 429
+        except FeedbackError as problem:
+            error, status = str(problem), INVALID
+        else:
+            state.value, state.comment = vote.value, vote.comment
+    if request.htmx:
+        return render(request, "search/_vote.html", {"state": state, "error": error, "saved": not error}, status=status)
+    if error:
+        messages.error(request, error)
+    else:
+        messages.success(request, "Dank u, uw stem is opgeslagen.")
+    return redirect(f"{reverse('search:detail', args=[state.search_id])}#aanbeveling-{recommendation_id}")
+
+
+@specialist_required
+@require_GET
+def guidelines_ask(request):
+    """A guideline question. With an LLM configured the instant extractive answer is shown first and
+    the page fetches the generated one from `guidelines_answer`; without JavaScript the extractive one stays."""
+    return _answer_page(request, partial="search/_guidelines_area.html", generate=False, follow_up=llm_configured())
+
+
+@specialist_required
+@require_GET
+def guidelines_answer(request):
+    return _answer_page(request, partial="search/_answer.html", generate=True, follow_up=False)
+
+
+def _answer_page(request, *, partial: str, generate: bool, follow_up: bool) -> HttpResponse:
+    form = QuestionForm(request.GET if "q" in request.GET else None)
+    context = {"form": form, "answer": None, "follow_up": False}
+    if form.is_valid():
+        try:
+            context["answer"] = guideline_answer(form.cleaned_data["q"], generate=generate)
+        except SearchInputError as error:
+            form.add_error("q", str(error))
+        else:
+            context["follow_up"] = follow_up
+    status = INVALID if form.errors else 200
+    return _render(request, "search/guidelines.html", partial, context, status=status)
+
+
+@specialist_required
+@require_GET
+def chunk_detail(request, chunk_id: int):
+    try:
+        chunk = chunk_with_document(chunk_id=chunk_id)
+    except GuidelineChunk.DoesNotExist:
+        raise Http404("Deze richtlijnpassage bestaat niet (meer).") from None
+    return _render(request, "search/chunk.html", "search/_chunk.html", {"chunk": chunk})
