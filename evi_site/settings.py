@@ -20,6 +20,8 @@ ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ("localhost", "127.0.0.1", "[::1]"))
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS")
 
 INSTALLED_APPS = [
+    # Before django.contrib.admin, so catalog/templates/admin/base_site.html (the broker banner) wins.
+    "catalog",
     "django.contrib.admin",
     "django.contrib.auth",
     "django.contrib.contenttypes",
@@ -29,7 +31,6 @@ INSTALLED_APPS = [
     "django.contrib.postgres",
     "django_htmx",
     "ninja",
-    "catalog",
     "guidelines",
     "embeddings",
     "search",
@@ -61,6 +62,7 @@ TEMPLATES = [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                "catalog.context_processors.background_jobs",
             ],
         },
     },
@@ -105,6 +107,29 @@ if not REDIS_URL.startswith(("redis://", "rediss://", "unix://")):
 CELERY_BROKER_URL = REDIS_URL
 CELERY_RESULT_BACKEND = REDIS_URL
 CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", False)
+CELERY_TASK_SERIALIZER = "json"
+CELERY_RESULT_SERIALIZER = "json"
+CELERY_ACCEPT_CONTENT = ["json"]
+CELERY_RESULT_EXPIRES = 24 * 3600
+CELERY_TIMEZONE = TIME_ZONE
+# A task is acknowledged only when it has finished, and goes back to the queue when its worker dies:
+# every task is idempotent, so running one twice is safe and losing one is not.
+CELERY_TASK_ACKS_LATE = True
+CELERY_TASK_REJECT_ON_WORKER_LOST = True
+CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+CELERY_TASK_SOFT_TIME_LIMIT = env_int("CELERY_TASK_SOFT_TIME_LIMIT", 60, minimum=5, maximum=3600)
+CELERY_TASK_TIME_LIMIT = env_int("CELERY_TASK_TIME_LIMIT", 90, minimum=10, maximum=7200)
+if CELERY_TASK_TIME_LIMIT <= CELERY_TASK_SOFT_TIME_LIMIT:
+    raise ImproperlyConfigured("CELERY_TASK_TIME_LIMIT must be larger than CELERY_TASK_SOFT_TIME_LIMIT")
+CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+# Publishers (web requests) must find out within seconds that Redis is gone and then run the task
+# eagerly (evi_site/background.py); by default the result store alone retries for ~20 s first.
+CELERY_BROKER_CONNECTION_TIMEOUT = 2
+CELERY_BROKER_TRANSPORT_OPTIONS = {"socket_connect_timeout": 2}
+CELERY_REDIS_SOCKET_CONNECT_TIMEOUT = 2
+CELERY_RESULT_BACKEND_TRANSPORT_OPTIONS = {
+    "retry_policy": {"max_retries": 1, "interval_start": 0, "interval_step": 0.2, "interval_max": 0.2}
+}
 
 # --- Embeddings ---
 EMBEDDING_BACKEND = env_choice("EMBEDDING_BACKEND", "local", ("local", "openai"))
@@ -130,8 +155,8 @@ FEEDBACK_LEARNING_ENABLED = env_bool("FEEDBACK_LEARNING_ENABLED", True)
 
 # --- Search thresholds, calibrated per embedding backend on the judged set (see README) ---
 _THRESHOLDS = {
-    "local": {"floor": 0.12, "weak_floor": 0.06, "citation": 0.60, "query_similarity": 0.25},
-    "openai": {"floor": 0.30, "weak_floor": 0.20, "citation": 0.65, "query_similarity": 0.40},
+    "local": {"floor": 0.12, "weak_floor": 0.06, "citation": 0.60, "query_similarity": 0.25, "answer": 0.25},
+    "openai": {"floor": 0.30, "weak_floor": 0.20, "citation": 0.65, "query_similarity": 0.40, "answer": 0.35},
 }[EMBEDDING_BACKEND]
 SEARCH_SIMILARITY_FLOOR = env_float("SEARCH_SIMILARITY_FLOOR", _THRESHOLDS["floor"], minimum=-1, maximum=1)
 SEARCH_WEAK_FLOOR = env_float("SEARCH_WEAK_FLOOR", _THRESHOLDS["weak_floor"], minimum=-1, maximum=1)
@@ -142,6 +167,7 @@ SEARCH_QUERY_MIN_LEXICAL = env_float("SEARCH_QUERY_MIN_LEXICAL", 0.8, minimum=0,
 SEARCH_QUERY_MIN_SIMILARITY = env_float("SEARCH_QUERY_MIN_SIMILARITY", _THRESHOLDS["query_similarity"], minimum=-1, maximum=1)
 SEARCH_STAGE2_POOL = env_int("SEARCH_STAGE2_POOL", 15, minimum=3, maximum=200)
 CITATION_MIN_SCORE = env_float("CITATION_MIN_SCORE", _THRESHOLDS["citation"], minimum=0, maximum=1)
+ANSWER_MIN_SIMILARITY = env_float("ANSWER_MIN_SIMILARITY", _THRESHOLDS["answer"], minimum=-1, maximum=1)
 SEARCH_CANDIDATES = env_int("SEARCH_CANDIDATES", 50, minimum=5, maximum=200)
 SEARCH_FUSION = env_choice("SEARCH_FUSION", "rrf", ("rrf", "blend"))
 SEARCH_BLEND_WEIGHTS = {
@@ -154,6 +180,7 @@ CATALOG_HOME_URL = env_str("CATALOG_HOME_URL", "https://portal.evi360.nl/product
 
 # --- URL validation ---
 URL_VALIDATION_ALLOWED_HOSTS = env_list("URL_VALIDATION_ALLOWED_HOSTS")
+URL_VALIDATION_TIMEOUT_S = env_float("URL_VALIDATION_TIMEOUT_S", 5.0, minimum=0.1, maximum=60)
 
 LOGGING = {
     "version": 1,

@@ -148,9 +148,13 @@ def guideline_answer(question: str, *, generate: bool | None = None) -> Answer:
     """
     started = time.perf_counter()
     question = validate_query(question)
-    passages = _diverse(passages_retrieve(question), PASSAGES)
+    retrieved = passages_retrieve(question)
     retrieved_ms = round((time.perf_counter() - started) * 1000, 2)
-    relevant = [p for p in passages if p.score >= settings.CITATION_MIN_SCORE - 0.1]
+    # Law text often matches a question by its words more than by embedding, so the gate asks whether
+    # anything retrieved is about this at all (calibrated: real questions >= 0.37, unrelated <= 0.15),
+    # and the answer then uses the best-fused passages whatever their own cosine.
+    on_topic = bool(retrieved) and max(p.score for p in retrieved) >= settings.ANSWER_MIN_SIMILARITY
+    relevant = _diverse(retrieved, PASSAGES) if on_topic else []
     if not relevant:
         return Answer(question, NO_ANSWER, [], timings_ms={"retrieve": retrieved_ms, "total": retrieved_ms})
     answer = Answer(question, extractive_answer(question, relevant[:3]), relevant[:3])

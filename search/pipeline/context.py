@@ -25,9 +25,9 @@ ABSENCE_CUES = re.compile(
     r"\b(ziek\w*|verzuim\w*|thuis|uitgevallen|uitval|afwezig|arbeidsongeschikt\w*|uit de running|niet (?:meer )?(?:aan het )?werk(?:en)?|gestopt met werken)\b",
     re.IGNORECASE,
 )
-NOT_ABSENCE_DURATION = re.compile(
-    r"(werkt al|in dienst|bij ons|jaar oud|jarige|leeftijd|geleden|per week|uur per|dagen per|contract|sinds kort in)", re.IGNORECASE
-)
+# A duration is not an absence when the words right around it say it is tenure, age, a schedule or the past.
+NOT_ABSENCE_BEFORE = re.compile(r"(werkt al|werkt|in dienst|sinds kort in|leeftijd van)\s*$", re.IGNORECASE)
+NOT_ABSENCE_AFTER = re.compile(r"^\s*(per\b|bij ons|in dienst|oud\b|geleden|contract|werkervaring|jarig)", re.IGNORECASE)
 WORKING_CUES = re.compile(
     r"\b(werkt nog|nog aan het werk|nog aan 't werk|aan het werk|werkt (?:door|met pijn|nog maar)|nog niet (?:ziek|uitgevallen)|niet ziek|dreigt uit te vallen|loopt op zijn tandvlees|loopt op haar tandvlees)\b",
     re.IGNORECASE,
@@ -69,6 +69,10 @@ ORGANISATION_SUBJECT = re.compile(
     r"\b(ri&e|risico-inventarisatie|verzuimbeleid|beleid|werkgever wil|onze organisatie|het bedrijf|bhv|arbobeleid)\b",
     re.IGNORECASE,
 )
+INDIVIDUAL_CUES = re.compile(
+    r"(medewerk|werknemer|collega|\b(hij|zij|ze|haar|zijn|hem|ik|mijn|man|vrouw|vader|moeder)\b|\w+(ster|er)\b\s+(heeft|is|wil|kan|met|zit))",
+    re.IGNORECASE,
+)
 MANAGER_AS_LEARNER = re.compile(
     r"\b(leidinggevende|teamleider|manager|leiding)\w*\s+(?:moet|wil|kan|zou)\s+(?:leren|weten|beter)|\b(?:training|cursus)\s+(?:voor\s+)?(?:leidinggevende|managers?)",
     re.IGNORECASE,
@@ -83,7 +87,7 @@ class SituationContext:
     absence_status: str = "onbekend"  # "verzuim", "aan het werk" or "onbekend"
     severity: str = "gemiddeld"  # "licht", "gemiddeld", "ernstig"
     preventive: bool = False
-    subject: str = "werknemer"  # "werknemer", "leidinggevende", "team", "organisatie"
+    subject: str = "werknemer"  # "werknemer", "leidinggevende", "team", "organisatie", or "onbekend"
     roles: list[str] = field(default_factory=list)
     budget: str = ""
 
@@ -129,9 +133,9 @@ def format_weeks(weeks: float) -> str:
 
 def _absence_duration(text: str) -> float | None:
     for match in _DURATION.finditer(text):
-        before = text[max(0, match.start() - 30) : match.start()]
-        after = text[match.end() : match.end() + 30]
-        if NOT_ABSENCE_DURATION.search(before[-18:] + match.group(0) + after[:14]):
+        if NOT_ABSENCE_BEFORE.search(text[max(0, match.start() - 20) : match.start()]):
+            continue
+        if NOT_ABSENCE_AFTER.search(text[match.end() : match.end() + 20]):
             continue
         window = text[max(0, match.start() - 45) : match.end() + 45]
         if not ABSENCE_CUES.search(window):
@@ -214,4 +218,6 @@ def context_extract(text: str, *, role: str = "", sector: str = "", duration: st
         context.subject = "organisatie"
     elif TEAM_SUBJECT.search(text) and not context.is_absent and not re.search(r"\b(medewerker|werknemer)\s+(?!van)", text, re.IGNORECASE):
         context.subject = "team"
+    elif not roles and not context.is_absent and not INDIVIDUAL_CUES.search(text):
+        context.subject = "onbekend"
     return context

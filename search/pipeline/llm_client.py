@@ -41,6 +41,8 @@ def chat_json(*, system: str, user: str, timeout: float, max_tokens: int = 1500)
         raise LLMError(f"HTTP {error.status_code}") from None
     except openai.APIError as error:
         raise LLMError(f"API error: {type(error).__name__}") from None
+    except ValueError:  # the client could not even parse the HTTP body
+        raise LLMError("invalid JSON in the response body") from None
     try:
         content = response.choices[0].message.content or ""
         data = json.loads(_strip_fences(content))

@@ -18,23 +18,30 @@ from django.conf import settings
 from django.db import connection
 
 RRF_K = 60
+EXPANSION_WEIGHT = 0.5
 
 _SQL = """
 WITH
-qlex AS (
+own AS (
     SELECT DISTINCT lexeme FROM unnest(to_tsvector('dutch', %(text)s)) WHERE length(lexeme) >= 3
 ),
+qlex AS (
+    SELECT lexeme, 1.0 AS weight FROM own
+    UNION ALL
+    SELECT DISTINCT lexeme, %(expansion_weight)s FROM unnest(to_tsvector('dutch', %(expansion)s))
+    WHERE length(lexeme) >= 3 AND lexeme NOT IN (SELECT lexeme FROM own)
+),
 terms AS (
-    SELECT lexeme, to_tsquery('simple', quote_literal(lexeme) || ':*') AS tq FROM qlex
+    SELECT lexeme, weight, to_tsquery('simple', quote_literal(lexeme) || ':*') AS tq FROM qlex
 ),
 product_df AS (
-    SELECT t.lexeme, t.tq, count(p.id) AS df
+    SELECT t.lexeme, t.weight, t.tq, count(p.id) AS df
     FROM terms t LEFT JOIN catalog_product p ON p.is_active AND p.search_vector @@ t.tq
-    GROUP BY t.lexeme, t.tq
+    GROUP BY t.lexeme, t.weight, t.tq
 ),
 product_total AS (SELECT greatest(count(*), 1)::float AS n FROM catalog_product WHERE is_active),
 lexical AS (
-    SELECT p.id, sum(ln(1 + (pt.n - d.df + 0.5) / (d.df + 0.5)) * ts_rank(p.search_vector, d.tq)) AS score,
+    SELECT p.id, sum(d.weight * ln(1 + (pt.n - d.df + 0.5) / (d.df + 0.5)) * ts_rank(p.search_vector, d.tq)) AS score,
            count(*) AS matched_terms
     FROM product_df d
     JOIN catalog_product p ON p.is_active AND p.search_vector @@ d.tq
@@ -49,13 +56,13 @@ vector AS (
     LIMIT %(limit)s
 ),
 mapping_df AS (
-    SELECT t.lexeme, t.tq, count(m.id) AS df
+    SELECT t.lexeme, t.weight, t.tq, count(m.id) AS df
     FROM terms t LEFT JOIN guidelines_interventionmapping m ON m.search_vector @@ t.tq
-    GROUP BY t.lexeme, t.tq
+    GROUP BY t.lexeme, t.weight, t.tq
 ),
 mapping_total AS (SELECT greatest(count(*), 1)::float AS n FROM guidelines_interventionmapping),
 mapping_lexical AS (
-    SELECT m.id, sum(ln(1 + (mt.n - d.df + 0.5) / (d.df + 0.5)) * ts_rank(m.search_vector, d.tq)) AS score
+    SELECT m.id, sum(d.weight * ln(1 + (mt.n - d.df + 0.5) / (d.df + 0.5)) * ts_rank(m.search_vector, d.tq)) AS score
     FROM mapping_df d
     JOIN guidelines_interventionmapping m ON m.search_vector @@ d.tq
     CROSS JOIN mapping_total mt
@@ -110,10 +117,14 @@ class Candidate:
         return max(0.0, self.wijzer_similarity) + 0.5 * min(self.wijzer_lexical, 2.0)
 
 
-def candidates_fetch(*, text: str, vector: np.ndarray, limit: int) -> list[Candidate]:
-    """All products any of the three routes found, with their raw scores (not yet floored or fused)."""
+def candidates_fetch(*, text: str, vector: np.ndarray, limit: int, expansion: str = "") -> list[Candidate]:
+    """All products any of the three routes found, with their raw scores (not yet floored or fused).
+
+    `expansion` holds thesaurus words; they count for EXPANSION_WEIGHT of the specialist's own words.
+    """
+    params = {"text": text, "expansion": expansion, "expansion_weight": EXPANSION_WEIGHT, "vec": _vector_literal(vector), "limit": limit}
     with connection.cursor() as cursor:
-        cursor.execute(_SQL, {"text": text, "vec": _vector_literal(vector), "limit": limit})
+        cursor.execute(_SQL, params)
         rows = cursor.fetchall()
     return [Candidate(int(r[0]), float(r[1]), float(r[2]), int(r[3]), float(r[4]), float(r[5])) for r in rows]
 

@@ -18,13 +18,14 @@ from search.pipeline.evidence import choose_citations, evidence_for_products, ev
 from search.pipeline.feedback import feedback_multipliers
 from search.pipeline.ranking import select_ranker
 from search.pipeline.retrieval import Candidate, candidates_fetch, fuse
-from search.pipeline.thesaurus import expand_for_lexical
+from search.pipeline.thesaurus import expand_for_lexical, expansion_terms
 from search.pipeline.types import CitedChunk, Scored, clamp
 
 logger = logging.getLogger(__name__)
 
 MAX_QUERY_LENGTH = 1000
 MAX_TOP_K = 5
+SIMILARITY_SPAN_MIN = 0.15  # keeps small cosine differences from looking like large relevance gaps
 GUIDELINE_STRENGTH_SPAN = 0.3  # a citation this far above the threshold counts as full backing
 FEW_RESULTS_NOTE = "Minder dan 3 relevante opties gevonden. Overweeg de situatie specifieker te beschrijven of neem contact op met een adviseur."
 NO_RESULTS_MESSAGE = "Geen producten gevonden die passen bij deze situatie. Hieronder staan de richtlijnpassages die er het dichtst bij liggen."
@@ -163,7 +164,7 @@ def search_run(request: SearchRequest) -> SearchOutcome:
 
 def _stage1(text: str, vector: np.ndarray, *, floor: float) -> tuple[list[Candidate], dict[int, str], bool]:
     """Floored, fused, canonical candidates, and whether the query is about this domain at all."""
-    raw = candidates_fetch(text=expand_for_lexical(text), vector=vector, limit=settings.SEARCH_CANDIDATES)
+    raw = candidates_fetch(text=text, expansion=" ".join(expansion_terms(text)), vector=vector, limit=settings.SEARCH_CANDIDATES)
     in_domain = any(
         c.lexical >= settings.SEARCH_QUERY_MIN_LEXICAL or c.similarity >= settings.SEARCH_QUERY_MIN_SIMILARITY for c in raw
     )
@@ -196,10 +197,11 @@ def topical_score(candidate: Candidate, pool: list[Candidate]) -> float:
     """How squarely the product addresses the situation, from the three stage-1 signals, in [0, 1]."""
     max_lexical = max((c.lexical for c in pool), default=0.0)
     max_wijzer = max((c.wijzer for c in pool), default=0.0)
+    max_similarity = max((c.similarity for c in pool), default=0.0)
     floor = settings.SEARCH_SIMILARITY_FLOOR
     lexical = candidate.lexical / max(max_lexical, 1.0)
     wijzer = candidate.wijzer / max(max_wijzer, 0.6)
-    similarity = clamp((candidate.similarity - floor) / (0.45 - floor))
+    similarity = clamp((candidate.similarity - floor) / max(max_similarity - floor, SIMILARITY_SPAN_MIN))
     return round(clamp(0.5 * lexical + 0.25 * wijzer + 0.25 * similarity), 4)
 
 

@@ -15,6 +15,7 @@ from search.pipeline.context import SituationContext, format_weeks
 from search.pipeline.types import Scored, clamp
 
 AUDIENCE_FIT = {
+    "onbekend": {Audience.WERKNEMER: 0.85, Audience.LEIDINGGEVENDE: 0.7, Audience.TEAM: 0.85, Audience.ORGANISATIE: 0.75},
     "werknemer": {Audience.WERKNEMER: 1.0, Audience.LEIDINGGEVENDE: 0.45, Audience.TEAM: 0.35, Audience.ORGANISATIE: 0.25},
     "leidinggevende": {Audience.LEIDINGGEVENDE: 1.0, Audience.ORGANISATIE: 0.55, Audience.TEAM: 0.5, Audience.WERKNEMER: 0.45},
     "team": {Audience.TEAM: 1.0, Audience.ORGANISATIE: 0.7, Audience.LEIDINGGEVENDE: 0.6, Audience.WERKNEMER: 0.4},
@@ -45,8 +46,10 @@ def phase_suitability(product: Product, context: SituationContext) -> tuple[floa
     if context.preventive or context.absence_status == "aan het werk":
         if low is not None and low >= 13:
             return 0.1, "een traject voor langdurig verzuim, niet voor een preventieve vraag"
-        if product.phase == Phase.LANG_VERZUIM or (low is not None and low >= 2):
-            return 0.45, "vooral bedoeld bij verzuim"
+        if product.phase in (Phase.LANG_VERZUIM, Phase.RE_INTEGRATIE) or (low is not None and low >= 2):
+            return 0.4, "vooral bedoeld bij verzuim"
+        if context.preventive and product.phase == Phase.KORT_VERZUIM:
+            return 0.65, "vooral bedoeld bij beginnende klachten of kort verzuim"
         return 1.0, "geschikt zolang de medewerker nog werkt" if context.absence_status == "aan het werk" else "past bij een preventieve aanpak"
     if low is not None and low >= 13:
         return 0.6, ""
@@ -97,11 +100,12 @@ def rank_criteria(candidates: list[Scored], context: SituationContext, guideline
     for item in candidates:
         product = item.product
         suitability, phase_reason = phase_suitability(product, context)
-        # Fit, backing and feasibility only count as far as the product addresses this problem:
-        # a quick, well-fitting intervention for something else is not a good recommendation.
-        relevance_gate = TOPICAL_GATE_FLOOR + (1 - TOPICAL_GATE_FLOOR) * item.topical
+        impact = clamp(item.topical * (0.25 + 0.75 * suitability) * audience_mismatch(product, context))
+        # Fit, backing and feasibility only count as far as the product addresses this problem at this
+        # stage: a quick, well-fitting intervention for something else (or for later) is not a good pick.
+        relevance_gate = TOPICAL_GATE_FLOOR + (1 - TOPICAL_GATE_FLOOR) * impact
         item.scores = {
-            "impact": round(clamp(item.topical * (0.25 + 0.75 * suitability) * audience_mismatch(product, context)), 4),
+            "impact": round(impact, 4),
             "fit": round(fit_score(product, context, suitability) * relevance_gate, 4),
             "guidelines": round(guideline_strength.get(product.id, 0.0) * relevance_gate, 4),
             "feasibility": round(feasibility_score(product, context) * relevance_gate, 4),

@@ -1,0 +1,66 @@
+import json
+
+import pytest
+from django.core.management import call_command
+
+from conftest import shared_path
+from search.answers import NO_ANSWER, guideline_answer
+
+pytestmark = pytest.mark.django_db
+
+LAW_FILES = [
+    ("arbeidsomstandighedenwet_BWBR0010346.md", "Arbeidsomstandighedenwet", "Arbowet"),
+    ("arbeidsomstandighedenbesluit_BWBR0008498.md", "Arbeidsomstandighedenbesluit", "Arbobesluit"),
+    ("arbeidstijdenwet_BWBR0007671.md", "Arbeidstijdenwet", "Arbeidstijdenwet"),
+    ("regeling_procesgang_eerste_ziektejaar_BWBR0013540.md", "Regeling procesgang eerste ziektejaar", "Wet verbetering poortwachter"),
+    ("beleidsregels_beoordelingskader_poortwachter_BWBR0014375.md", "Beleidsregels beoordelingskader poortwachter", "UWV"),
+    ("wet_verbetering_poortwachter_BWBR0013063.md", "Wet verbetering poortwachter", "Wet verbetering poortwachter"),
+]
+TERM_QUESTION = {
+    "id": "termijn-oordeel-bedrijfsarts",
+    "query": "Binnen welke termijn moet de werkgever een oordeel van de bedrijfsarts vragen bij dreigend langdurig verzuim?",
+    "expect": [{"doc": "Regeling procesgang eerste ziektejaar", "art": ["2"]}],
+}
+
+
+@pytest.fixture(scope="module")
+def law_corpus(django_db_setup, django_db_blocker):
+    """The six real law texts next to the demo corpus, ingested once for this module."""
+    with django_db_blocker.unblock():
+        for filename, title, source in LAW_FILES:
+            call_command("ingest_guidelines", str(shared_path("corpus", "wetten", filename)), "--title", title, "--source", source, verbosity=0)
+
+
+def _questions():
+    path = shared_path("eval", "dev_guideline_questions.jsonl")
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()] + [TERM_QUESTION]
+
+
+@pytest.mark.shared
+def test_it_cites_the_right_article_of_the_right_law(law_corpus):
+    for question in _questions():
+        answer = guideline_answer(question["query"])
+        assert len(answer.citations) >= 2, question["id"]
+        for expected in question["expect"]:
+            assert any(c.document_title == expected["doc"] and c.article in expected["art"] for c in answer.citations), (
+                question["id"], expected, [(c.document_title, c.article) for c in answer.citations]
+            )
+
+
+@pytest.mark.shared
+def test_it_quotes_the_cited_passages_in_its_offline_answer(law_corpus):
+    answer = guideline_answer(TERM_QUESTION["query"])
+    assert answer.answer.startswith("Volgens de richtlijnen:")
+    assert "Regeling procesgang eerste ziektejaar" in answer.answer
+    assert all(c.content for c in answer.citations)
+
+
+def test_it_answers_from_the_demo_corpus_with_two_citations():
+    answer = guideline_answer("Wanneer moet het plan van aanpak klaar zijn?")
+    assert len(answer.citations) >= 2
+    assert any("plan van aanpak" in (c.section + c.content).lower() for c in answer.citations)
+
+
+def test_it_says_so_when_nothing_answers_the_question():
+    answer = guideline_answer("qzx plmok vrrt 9981")
+    assert answer.answer == NO_ANSWER and answer.citations == []

@@ -1,0 +1,80 @@
+import pytest
+
+from search.pipeline.context import context_extract, parse_duration_field
+
+# (text, absence weeks or None, absence status, preventive)
+DURATIONS = [
+    ("Werknemer met burn-out klachten, 6 maanden verzuim, management functie", 26.07, "verzuim", False),
+    ("Medewerker is al 10 weken ziek", 10.0, "verzuim", False),
+    ("sinds 2 weken thuis met rugpijn", 2.0, "verzuim", False),
+    ("18 maanden ziek na een ongeval", 78.21, "verzuim", False),
+    ("een jaar ziek door depressie", 52.0, "verzuim", False),
+    ("ruim een jaar uit de running", 52.0, "verzuim", False),
+    ("half jaar ziek door depressie", 26.0, "verzuim", False),
+    ("anderhalf jaar ziek", 78.0, "verzuim", False),
+    ("Medewerker is net drie dagen ziek met angstklachten", 0.43, "verzuim", False),
+    ("Sinds vier maanden thuis met een burn-out", 17.38, "verzuim", False),
+    ("kort verzuim na een operatie", 1.0, "verzuim", False),
+    ("net ziek gemeld met griep", 1.0, "verzuim", False),
+    ("langdurig zieke medewerker", 26.0, "verzuim", False),
+    ("werkt al 20 jaar bij ons en is sinds 3 weken ziek", 3.0, "verzuim", False),
+    ("Vrouwelijke medewerker van 52 slaapt slecht", None, "onbekend", False),
+    ("Heftruckchauffeur met nekklachten, werkt nog maar met pijn", None, "aan het werk", False),
+    ("nog aan het werk, maar loopt op zijn tandvlees", None, "aan het werk", False),
+    ("We willen voorkomen dat ons team opbrandt door de drukte", None, "onbekend", True),
+    ("Preventie burn-out", None, "onbekend", True),
+    ("Wij hebben nog geen RI&E en willen de risico's in kaart brengen", None, "onbekend", True),
+    ("Na 20 maanden ziekte is terugkeer bij ons niet meer mogelijk", 86.9, "verzuim", False),
+    ("Twee collega's hebben ruzie, een van hen is ziek gemeld", None, "verzuim", False),
+    ("Medewerker werkt 32 uur per week en is 5 weken ziek", 5.0, "verzuim", False),
+    ("Dreigt uit te vallen door werkdruk", None, "aan het werk", True),
+]
+
+
+@pytest.mark.parametrize(("text", "weeks", "status", "preventive"), DURATIONS)
+def test_it_reads_absence_duration_status_and_intent(text, weeks, status, preventive):
+    context = context_extract(text)
+    assert context.absence_weeks == (pytest.approx(weeks, abs=0.05) if weeks is not None else None)
+    assert context.absence_status == status
+    assert context.preventive is preventive
+
+
+ROLES = [
+    ("Teamleider moet leren hoe hij met een langdurig zieke medewerker omgaat", "leidinggevende", "", "leidinggevende"),
+    ("Heftruckchauffeur met nekklachten", "chauffeur", "logistiek", "werknemer"),
+    ("Medewerker van de klantenservice is uitgeput", "klantenservice", "kantoor", "werknemer"),
+    ("Lasser in metaalfabriek heeft schouderklachten", "productiemedewerker", "industrie", "werknemer"),
+    ("Thuiszorgmedewerkers worden uitgescholden door cliënten", "zorgmedewerker", "zorg", "team"),
+    ("Verpleegkundige in het ziekenhuis, anderhalf jaar ziek", "zorgmedewerker", "zorg", "werknemer"),
+    ("Thuiswerker heeft last van pols en nek door laptopwerk", "thuiswerker", "", "werknemer"),
+    ("Wij hebben nog geen RI&E", "", "", "organisatie"),
+    ("We willen voorkomen dat ons team opbrandt", "", "", "team"),
+    ("Docent op een basisschool is overspannen", "docent", "onderwijs", "werknemer"),
+]
+
+
+@pytest.mark.parametrize(("text", "role", "sector", "subject"), ROLES)
+def test_it_reads_role_sector_and_who_the_question_is_about(text, role, sector, subject):
+    context = context_extract(text)
+    assert context.role == role
+    assert context.sector == sector
+    assert context.subject == subject
+
+
+def test_it_lets_form_fields_override_the_text():
+    context = context_extract("al 10 weken ziek", role="Magazijnmedewerker", sector="Logistiek", duration="3 maanden")
+    assert context.role == "magazijnmedewerker"
+    assert context.sector == "logistiek"
+    assert context.absence_weeks == pytest.approx(13.0, abs=0.1)
+
+
+@pytest.mark.parametrize(("value", "weeks"), [("6 weken", 6), ("3 maanden", 13.04), ("1 jaar", 52), ("12", 12), ("half jaar", 26), ("", None), ("onbekend", None)])
+def test_it_parses_the_duration_field(value, weeks):
+    result = parse_duration_field(value)
+    assert result == (pytest.approx(weeks, abs=0.05) if weeks is not None else None)
+
+
+def test_it_marks_severity():
+    assert context_extract("ernstig ongeluk gezien").severity == "ernstig"
+    assert context_extract("lichte rugklachten").severity == "licht"
+    assert context_extract("rugklachten").severity == "gemiddeld"

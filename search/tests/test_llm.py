@@ -1,0 +1,152 @@
+"""The LLM path end to end against a local fake OpenAI-compatible server (pytest-httpserver)."""
+
+import json
+import time
+
+import pytest
+from werkzeug import Response
+
+from search.answers import guideline_answer
+from search.models import SearchLog
+from search.pipeline.run import SearchRequest, search_run
+from search.services import search_perform
+
+pytestmark = pytest.mark.django_db
+
+SITUATION = "Werknemer met burn-out klachten, 6 maanden verzuim, management functie"
+
+
+def _completion(content: str) -> Response:
+    body = {
+        "id": "chatcmpl-test",
+        "object": "chat.completion",
+        "created": 0,
+        "model": "fake",
+        "choices": [{"index": 0, "message": {"role": "assistant", "content": content}, "finish_reason": "stop"}],
+        "usage": {"prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2},
+    }
+    return Response(json.dumps(body), content_type="application/json")
+
+
+@pytest.fixture
+def llm(settings, httpserver):
+    settings.LLM_API_KEY = "test-key"
+    settings.LLM_BASE_URL = httpserver.url_for("/v1")
+    settings.LLM_MODEL = "fake"
+    settings.LLM_TIMEOUT_S = 1.0
+    settings.RANKER = "auto"
+    return httpserver
+
+
+def _prompt_of(request) -> dict:
+    return json.loads(json.loads(request.get_data())["messages"][1]["content"])
+
+
+def _rank_everything(request) -> Response:
+    """A well-behaved LLM: prefers the first candidate, adds an unknown id, an out-of-range score and fake arithmetic."""
+    candidates = _prompt_of(request)["kandidaten"]
+    rankings = [
+        {"product_id": c["product_id"], "impact": 0.5, "fit": 0.5, "guidelines": 0.5, "feasibility": 0.5, "relevance": 99,
+         "reasoning": f"LLM-onderbouwing voor {c['naam']}.", "guideline_titles": ["Niet bestaande richtlijn"]}
+        for c in candidates
+    ]
+    rankings[0].update({"impact": 7, "fit": 1.0, "guidelines": 1.0, "feasibility": -3})
+    rankings.append({"product_id": 999999, "impact": 1, "fit": 1, "guidelines": 1, "feasibility": 1, "reasoning": "verzonnen"})
+    return _completion(json.dumps({"rankings": rankings}))
+
+
+def test_it_ranks_with_the_llm_and_validates_what_it_says(llm):
+    llm.expect_request("/v1/chat/completions", method="POST").respond_with_handler(_rank_everything)
+    outcome = search_run(SearchRequest(query=SITUATION, top_k=5))
+    assert outcome.ranker == "llm" and outcome.fallback_reason == ""
+    top = outcome.recommendations[0]
+    assert top.scores == {"impact": 1.0, "fit": 1.0, "guidelines": 1.0, "feasibility": 0.0}  # clamped
+    assert top.relevance == pytest.approx(0.9)  # recomputed: 0.4 + 0.3 + 0.2 + 0, never the LLM's 99
+    assert all(item.product.id != 999999 for item in outcome.recommendations)
+    assert top.reasoning.startswith("LLM-onderbouwing")
+
+
+def test_it_never_sends_the_employees_or_companys_name(llm, owner):
+    llm.expect_request("/v1/chat/completions", method="POST").respond_with_handler(_rank_everything)
+    search_perform(
+        request=SearchRequest(query="Petra de Vries van Bakkerij Korf is 6 maanden ziek met burn-out", employee_name="Petra de Vries", company_name="Bakkerij Korf"),
+        user=owner,
+    )
+    sent = llm.log[0][0].get_data(as_text=True)
+    assert "Petra" not in sent and "Korf" not in sent
+    assert "[werknemer]" in sent
+
+
+def test_it_keeps_criteria_scores_for_candidates_the_llm_skipped(llm):
+    def only_first(request):
+        first = _prompt_of(request)["kandidaten"][0]
+        return _completion(json.dumps({"rankings": [{"product_id": first["product_id"], "impact": 0.1, "fit": 0.1, "guidelines": 0.1, "feasibility": 0.1}]}))
+
+    llm.expect_request("/v1/chat/completions").respond_with_handler(only_first)
+    outcome = search_run(SearchRequest(query=SITUATION, top_k=5))
+    assert outcome.ranker == "llm"
+    assert any(item.scores["impact"] > 0.1 for item in outcome.recommendations)
+
+
+@pytest.mark.parametrize(
+    ("respond", "reason"),
+    [
+        (lambda server: server.expect_request("/v1/chat/completions").respond_with_data("{niet: json", content_type="application/json"), "llm:"),
+        (lambda server: server.expect_request("/v1/chat/completions").respond_with_handler(lambda r: _completion("dit is geen json")), "invalid JSON"),
+        (lambda server: server.expect_request("/v1/chat/completions").respond_with_handler(lambda r: _completion('{"rankings": "geen lijst"}')), "rankings"),
+        (lambda server: server.expect_request("/v1/chat/completions").respond_with_data("kapot", status=500), "HTTP 500"),
+        (lambda server: server.expect_request("/v1/chat/completions").respond_with_handler(lambda r: (time.sleep(2.5), _completion("{}"))[1]), "timeout"),
+    ],
+    ids=["malformed-body", "malformed-content", "wrong-shape", "http-500", "timeout"],
+)
+def test_it_falls_back_to_criteria_and_records_why(llm, owner, respond, reason):
+    respond(llm)
+    outcome = search_perform(request=SearchRequest(query=SITUATION), user=owner)
+    assert outcome.ranker == "criteria"
+    assert len(outcome.recommendations) == 3
+    log = SearchLog.objects.get(id=outcome.search_id)
+    assert log.ranker == "criteria" and reason in log.fallback_reason
+
+
+def test_it_keeps_prevention_out_for_long_absence_whatever_the_llm_says(llm):
+    def love_prevention(request):
+        rankings = [
+            {"product_id": c["product_id"], "impact": 1.0 if "preventie" in c["naam"].lower() else 0.2, "fit": 1, "guidelines": 1, "feasibility": 1}
+            for c in _prompt_of(request)["kandidaten"]
+        ]
+        return _completion(json.dumps({"rankings": rankings}))
+
+    llm.expect_request("/v1/chat/completions").respond_with_handler(love_prevention)
+    outcome = search_run(SearchRequest(query="Medewerker al 8 maanden ziek thuis met burn-out klachten, preventie helpt niet meer"))
+    assert "Burn-out preventie workshop" not in [item.product.name for item in outcome.recommendations]
+
+
+def test_it_widens_a_weak_query_with_a_hypothetical_product_description(llm, settings):
+    settings.SEARCH_SIMILARITY_FLOOR = 0.6
+    settings.SEARCH_WEAK_FLOOR = 0.3
+    settings.SEARCH_LEXICAL_FLOOR = 1000.0
+    settings.RANKER = "criteria"
+    llm.expect_request("/v1/chat/completions").respond_with_handler(
+        lambda r: _completion(json.dumps({"beschrijving": "Budgetcoaching en schuldhulp voor werknemers met geldzorgen door gokken."}))
+    )
+    outcome = search_run(SearchRequest(query="Medewerker gokt en heeft daardoor geldproblemen"))
+    assert outcome.hyde_used and outcome.expanded
+    assert "Hulp bij financiële problemen" in [item.product.name for item in outcome.recommendations]
+
+
+def test_it_answers_guideline_questions_with_validated_llm_citations(llm):
+    def answer(request):
+        return _completion(json.dumps({"answer": "De werkgever moet tijdig contact houden [1].", "citations": [1, 42, "x"]}))
+
+    llm.expect_request("/v1/chat/completions").respond_with_handler(answer)
+    result = guideline_answer("Wanneer moet een plan van aanpak worden opgesteld?")
+    assert result.generated and result.answer.startswith("De werkgever")
+    assert len(result.citations) >= 2  # the one valid citation, completed with the next best passage
+
+
+def test_it_falls_back_to_the_extractive_answer_when_the_llm_cites_nothing_valid(llm):
+    llm.expect_request("/v1/chat/completions").respond_with_handler(lambda r: _completion(json.dumps({"answer": "Verzonnen.", "citations": [77]})))
+    result = guideline_answer("Wanneer moet een plan van aanpak worden opgesteld?")
+    assert not result.generated
+    assert result.answer.startswith("Volgens de richtlijnen")
+    assert "valid citations" in result.fallback_reason
