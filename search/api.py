@@ -6,6 +6,7 @@ The OpenAPI schema is served at /api/openapi.json and browsable at /api/docs.
 
 import hashlib
 
+from django.conf import settings
 from django.http import HttpRequest
 from django.utils import timezone
 from ninja import NinjaAPI
@@ -45,7 +46,8 @@ def bad_input(request, error: SearchInputError):
 
 
 @api.get("/recommendations", summary="Interventie-aanbevelingen voor een situatie")
-def recommendations(request, q: str = "", top_k: str = "3", mode: str = "two-stage"):
+def recommendations(request, q: str = "", top_k: str = "", mode: str = "two-stage"):
+    top_k = top_k or str(settings.SEARCH_TOP_K)
     if mode not in MODES:
         raise SearchInputError(f"Onbekende modus '{mode}'; kies uit {', '.join(MODES)}.")
     if not top_k.isdigit() or not 1 <= int(top_k) <= MAX_TOP_K:

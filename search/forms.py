@@ -5,6 +5,7 @@ from django import forms
 from search.pipeline.run import MAX_QUERY_LENGTH, SearchInputError, SearchRequest, validate_query
 
 TOP_K = 5  # three cards plus "Overweeg eventueel ook" for ranks 4 and 5
+VOTE_CHOICE_MESSAGE = "Kies ‘Bruikbaar’ of ‘Niet bruikbaar’."
 
 
 def _text(label: str, max_length: int, placeholder: str = "") -> forms.CharField:
@@ -28,6 +29,7 @@ class SearchForm(forms.Form):
     # situation, while the widget still carries `required` for the browser.
     situatie = forms.CharField(
         label="Situatie van de werknemer",
+        help_text="Beschrijf klachten, verzuimduur, functie en wat al is geprobeerd (maximaal 1000 tekens).",
         required=False,
         strip=True,
         widget=forms.Textarea(
@@ -39,12 +41,12 @@ class SearchForm(forms.Form):
             }
         ),
     )
-    naam = _text("Naam werknemer", 100, "Alleen voor de weergave; wordt niet opgeslagen")
-    bedrijf = _text("Bedrijf", 100, "Alleen voor de weergave; wordt niet opgeslagen")
-    functie = _text("Functie", 100, "Bijvoorbeeld leidinggevende")
-    sector = _text("Sector", 100, "Bijvoorbeeld zorg")
-    verzuimduur = _text("Verzuimduur", 50, "Bijvoorbeeld 6 weken")
-    budget = _text("Budget", 100, "Bijvoorbeeld tot € 2.500")
+    naam = _text("Naam", 100, "Bijv. Jan de Vries")
+    bedrijf = _text("Bedrijf", 100, "Bijv. Acme BV")
+    functie = _text("Functie", 100, "Bijv. teamleider")
+    sector = _text("Sector", 100, "Bijv. zorg")
+    verzuimduur = _text("Verzuimduur", 50, "Bijv. 6 weken")
+    budget = _text("Budget", 100, "Bijv. tot € 2.500")
 
     def clean_situatie(self) -> str:
         return _validated(self.cleaned_data["situatie"])
@@ -66,9 +68,9 @@ class SearchForm(forms.Form):
 
 class VoteForm(forms.Form):
     value = forms.TypedChoiceField(
-        choices=((1, "👍"), (-1, "👎")),
+        choices=((1, "Bruikbaar"), (-1, "Niet bruikbaar")),
         coerce=int,
-        error_messages={"required": "Kies 👍 of 👎.", "invalid_choice": "Een stem is 👍 of 👎."},
+        error_messages={"required": VOTE_CHOICE_MESSAGE, "invalid_choice": VOTE_CHOICE_MESSAGE},
     )
     comment = forms.CharField(label="Toelichting (optioneel)", required=False, max_length=1000)
 

@@ -18,7 +18,7 @@ from catalog.models import Product
 from guidelines.models import GuidelineChunk
 from search.models import FeedbackVote, Recommendation, SearchLog
 from search.pipeline.context import SituationContext
-from search.pipeline.links import BROKEN_NOTE, MISSING_NOTE, UNREACHABLE_NOTE, UNVERIFIED_NOTE, DisplayLink, display_link
+from search.pipeline.links import NOTES_BY_STATUS, DisplayLink, display_link
 from search.pipeline.run import SearchOutcome
 from search.pipeline.types import WEIGHTS, CitedChunk, Scored
 from search.selectors import searches_of_user
@@ -27,7 +27,6 @@ HISTORY_PAGE_SIZE = 20
 MAIN_CARDS = 3
 EMPLOYEE_FALLBACK = "de werknemer"
 EMPLOYER_FALLBACK = "de werkgever"
-_STORED_NOTES = {"missing": MISSING_NOTE, "broken": BROKEN_NOTE, "unreachable": UNREACHABLE_NOTE, "unchecked": UNVERIFIED_NOTE}
 _CRITERIA = (
     ("impact", "Impact op verzuim en functioneren"),
     ("fit", "Fit met functie en situatie"),
@@ -35,6 +34,14 @@ _CRITERIA = (
     ("feasibility", "Haalbaarheid en snelheid"),
 )
 _TIMINGS = (("context", "context"), ("embed", "embedding"), ("stage1", "fase 1"), ("stage2", "fase 2"), ("total", "totaal"))
+
+
+@dataclass
+class VoteState:
+    recommendation_id: int
+    search_id: int
+    value: int | None = None
+    comment: str = ""
 
 
 @dataclass
@@ -47,8 +54,7 @@ class Card:
     citations: list[CitedChunk]
     score_rows: list[tuple[str, str]]
     recommendation_id: int | None = None
-    vote: int | None = None
-    vote_comment: str = ""
+    vote: VoteState | None = None  # None for suggestions that were not stored, so cannot be voted on
 
     @property
     def benefits_employee(self) -> str:
@@ -93,8 +99,7 @@ class Names:
 def results_build(*, log: SearchLog, outcome: SearchOutcome | None = None) -> Results:
     """Cards for a stored search (from `search_of_user`), plus the unstored extras of a fresh outcome."""
     recommendations = list(log.recommendations.all())
-    summaries = _summary_chunk_ids(c.chunk_id for rec in recommendations for c in rec.citations.all())
-    cards = [_card_from_recommendation(rec, summaries) for rec in recommendations]
+    cards = [_card_from_recommendation(rec) for rec in recommendations]
     context = outcome.context if outcome else _stored_context(log.context)
     return Results(
         search=log,
@@ -105,14 +110,6 @@ def results_build(*, log: SearchLog, outcome: SearchOutcome | None = None) -> Re
         fallback_guidelines=list(outcome.fallback_guidelines) if outcome else [],
         timings=[(label, log.timings_ms[key]) for key, label in _TIMINGS if key in (log.timings_ms or {})],
     )
-
-
-@dataclass
-class VoteState:
-    recommendation_id: int
-    search_id: int
-    value: int | None = None
-    comment: str = ""
 
 
 def vote_state(*, user, recommendation_id: int) -> VoteState:
@@ -152,7 +149,7 @@ def sources_of(results: Results) -> list[dict]:
     ]
 
 
-def _card_from_recommendation(rec: Recommendation, summaries: set[int]) -> Card:
+def _card_from_recommendation(rec: Recommendation) -> Card:
     votes = getattr(rec, "my_votes", [])
     return Card(
         rank=rec.rank,
@@ -161,7 +158,10 @@ def _card_from_recommendation(rec: Recommendation, summaries: set[int]) -> Card:
         link=display_link(rec.product) if rec.product else _stored_link(rec),
         product=rec.product,
         citations=[
-            CitedChunk(c.chunk_id, c.document_title, c.source, c.section, c.url, c.score, is_summary=c.chunk_id in summaries)
+            CitedChunk(
+                c.chunk_id, c.document_title, c.source, c.section, c.url, c.score,
+                is_summary=bool(c.chunk and c.chunk.document.is_summary),
+            )
             for c in rec.citations.all()
         ],
         score_rows=_score_rows(
@@ -171,8 +171,7 @@ def _card_from_recommendation(rec: Recommendation, summaries: set[int]) -> Card:
             relevance=rec.relevance_score,
         ),
         recommendation_id=rec.id,
-        vote=votes[0].value if votes else None,
-        vote_comment=votes[0].comment if votes else "",
+        vote=VoteState(rec.id, rec.search_id, votes[0].value, votes[0].comment) if votes else VoteState(rec.id, rec.search_id),
     )
 
 
@@ -201,7 +200,7 @@ def _score_rows(scores: dict, *, similarity: float, multiplier: float, relevance
 
 
 def _stored_link(rec: Recommendation) -> DisplayLink:
-    note = _STORED_NOTES.get(rec.url_status, "")
+    note = NOTES_BY_STATUS.get(rec.url_status, "")
     return DisplayLink(rec.url_shown, rec.url_status, note, rec.url_status in ("missing", "broken"))
 
 
@@ -209,9 +208,3 @@ def _stored_context(data: dict) -> SituationContext:
     known = {f.name for f in dataclass_fields(SituationContext)}
     return SituationContext(**{key: value for key, value in (data or {}).items() if key in known})
 
-
-def _summary_chunk_ids(chunk_ids) -> set[int]:
-    ids = {i for i in chunk_ids if i is not None}
-    if not ids:
-        return set()
-    return set(GuidelineChunk.objects.filter(id__in=ids, document__is_summary=True).values_list("id", flat=True))

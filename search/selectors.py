@@ -17,7 +17,7 @@ def search_of_user(*, user, search_id: int) -> SearchLog:
     Raises SearchLog.DoesNotExist for a search that is not theirs, so views answer 404.
     """
     recommendations = Recommendation.objects.select_related("product").prefetch_related(
-        Prefetch("citations", queryset=Citation.objects.order_by("position")),
+        Prefetch("citations", queryset=Citation.objects.select_related("chunk__document").order_by("position")),
         Prefetch("votes", queryset=FeedbackVote.objects.filter(user=user), to_attr="my_votes"),
     )
     return SearchLog.objects.prefetch_related(Prefetch("recommendations", queryset=recommendations)).get(

@@ -90,7 +90,7 @@ def feedback_vote_cast(*, user, recommendation_id: int, value: int, comment: str
     """
 
     if value not in (1, -1):
-        raise FeedbackError("Een stem is 👍 of 👎.")
+        raise FeedbackError("Kies 'bruikbaar' of 'niet bruikbaar'.")
     comment = (comment or "").strip()
     if len(comment) > 1000:
         raise FeedbackError("De toelichting is te lang; gebruik maximaal 1000 tekens.")

@@ -12,6 +12,14 @@ UNVERIFIED_NOTE = "(Link nog niet gecontroleerd)"
 UNREACHABLE_NOTE = "(Link kon bij de laatste controle niet worden bereikt)"
 
 
+NOTES_BY_STATUS = {
+    "missing": MISSING_NOTE,
+    UrlStatus.BROKEN: BROKEN_NOTE,
+    UrlStatus.UNREACHABLE: UNREACHABLE_NOTE,
+    UrlStatus.UNCHECKED: UNVERIFIED_NOTE,
+}
+
+
 @dataclass(frozen=True)
 class DisplayLink:
     url: str

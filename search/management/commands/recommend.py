@@ -4,6 +4,7 @@ manage.py recommend --queries-file F.jsonl --json"""
 import json
 from pathlib import Path
 
+from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
 from search.pipeline.run import MODES, SearchInputError, SearchRequest
@@ -17,7 +18,7 @@ class Command(BaseCommand):
     def add_arguments(self, parser):
         parser.add_argument("situation", nargs="?", help="De situatie van de werknemer, in het Nederlands.")
         parser.add_argument("--queries-file", type=Path, help='JSONL met per regel {"id": …, "query": …}.')
-        parser.add_argument("--top-k", type=int, default=3)
+        parser.add_argument("--top-k", type=int, default=settings.SEARCH_TOP_K)
         parser.add_argument("--mode", choices=MODES, default="two-stage")
         parser.add_argument("--json", action="store_true", help="Eén JSON-object per situatie.")
 

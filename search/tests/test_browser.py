@@ -1,0 +1,153 @@
+"""The specialist's path through the web UI in Debian's Chromium (never a downloaded browser).
+
+One test walks the whole path, because every transactional test after a flush reloads the demo data.
+It also saves the screenshots under test-output/screenshots/ and refreshes docs/screenshots/.
+"""
+
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+from django.db import connections
+
+os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"  # Playwright's sync API runs an event loop in this thread
+
+ROOT = Path(__file__).resolve().parents[2]
+SCREENSHOTS = ROOT / "test-output" / "screenshots"
+DOCS_SCREENSHOTS = ROOT / "docs" / "screenshots"
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--headless=new",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+SITUATION = "Werknemer met burn-out klachten, 6 maanden verzuim, management functie"
+SECTIONS = ("Voordelen voor Jan", "Voordelen voor Acme BV", "Ondersteunende Nederlandse Richtlijnen", "Details & Boekingsinformatie")
+
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="Debian's chromium is not installed (.ci/run installs it)"),
+]
+
+
+@pytest.fixture
+def browser():
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield browser
+        browser.close()
+        # Inside Playwright's event loop Django hands this thread a separate connection; close it here,
+        # or it outlives the test and blocks dropping the test database.
+        connections.close_all()
+
+
+@pytest.fixture
+def specialist(demo_data, django_user_model):
+    return django_user_model.objects.create_user(username="specialist-test", password="browser-test-pass-1")
+
+
+def _screenshot(page, name: str, *, docs_name: str = "", full_page: bool = True) -> None:
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    path = SCREENSHOTS / name
+    page.screenshot(path=str(path), full_page=full_page)
+    if docs_name:
+        DOCS_SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(path, DOCS_SCREENSHOTS / docs_name)
+
+
+def _log_in(page, url: str) -> None:
+    from playwright.sync_api import expect
+
+    page.goto(url)
+    expect(page.get_by_role("heading", name="Inloggen")).to_be_visible()
+    page.get_by_label("Gebruikersnaam").fill("specialist-test")
+    page.get_by_label("Wachtwoord").fill("browser-test-pass-1")
+    page.get_by_role("button", name="Inloggen").click()
+    expect(page.get_by_role("heading", name="Nieuwe zoekvraag")).to_be_visible()
+
+
+def _search(page) -> None:
+    page.get_by_label("Situatie van de werknemer").fill(SITUATION)
+    page.get_by_label("Naam", exact=True).fill("Jan")
+    page.get_by_label("Bedrijf").fill("Acme BV")
+    page.get_by_role("button", name="Zoek interventies").click()
+
+
+def test_it_walks_a_specialist_from_situation_to_vote_and_export(live_server, browser, specialist):
+    """With JavaScript (htmx swaps, no reloads), then the same path without it (plain forms and links)."""
+    from playwright.sync_api import expect
+
+    page = browser.new_page(viewport={"width": 1280, "height": 900}, locale="nl-NL", accept_downloads=True)
+    _log_in(page, live_server.url + "/")
+    _screenshot(page, "zoekpagina-1280.png", docs_name="zoekpagina.png")
+
+    page.evaluate("window.sameDocument = true")  # lost if the browser loads a new page
+    _search(page)
+    expect(page.get_by_role("heading", name="Werknemergerichte interventies voor Jan")).to_be_visible()
+    assert page.evaluate("window.sameDocument") is True
+
+    cards = page.locator("#resultaten > article.card")
+    expect(cards).to_have_count(3)
+    for rank in range(3):
+        card = cards.nth(rank)
+        assert card.locator("h3").inner_text().startswith(f"{rank + 1}. ")
+        for section in SECTIONS:
+            expect(card.get_by_role("heading", name=section)).to_be_visible()
+    expect(page.get_by_role("heading", name="Overweeg eventueel ook")).to_be_visible()
+
+    first = cards.first
+    citation = first.locator("details.citation").first
+    citation.locator("summary").click()
+    expect(citation.locator(".chunk-text")).to_be_visible()
+    assert len(citation.locator(".chunk-text").inner_text()) > 40
+
+    first.get_by_role("button", name="Bruikbaar", exact=True).click()
+    expect(first.get_by_text("uw stem is opgeslagen")).to_be_visible()
+    expect(first.get_by_role("button", name="Bruikbaar", exact=True)).to_have_attribute("aria-pressed", "true")
+    assert page.evaluate("window.sameDocument") is True
+    _screenshot(page, "resultaten-1280-volledig.png")
+    page.set_viewport_size({"width": 1280, "height": 1500})
+    page.evaluate("window.scrollTo(0, 0)")
+    _screenshot(page, "resultaten-1280.png", docs_name="resultaten.png", full_page=False)
+
+    with page.expect_download() as download_info:
+        page.get_by_role("button", name="Exporteer als Markdown").click()
+    download = download_info.value
+    assert download.suggested_filename.endswith(".md")
+    markdown = Path(download.path()).read_text(encoding="utf-8")
+    assert "### 1. " in markdown and "**Voordelen voor Jan:**" in markdown and "**Voordelen voor Acme BV:**" in markdown
+    assert "**Ondersteunende Nederlandse Richtlijnen:**" in markdown
+
+    page.get_by_role("link", name="Vaste link naar dit advies").click()
+    page.reload()
+    reopened = page.locator("#resultaten > article.card").first
+    expect(reopened.get_by_role("button", name="Bruikbaar", exact=True)).to_have_attribute("aria-pressed", "true")
+    expect(reopened.get_by_role("button", name="Niet bruikbaar")).to_have_attribute("aria-pressed", "false")
+
+    page.set_viewport_size({"width": 768, "height": 1000})
+    _screenshot(page, "resultaten-768.png")
+    page.goto(live_server.url + "/")
+    _screenshot(page, "zoekpagina-768.png")
+
+    plain = browser.new_page(viewport={"width": 1280, "height": 900}, java_script_enabled=False)
+    _log_in(plain, live_server.url + "/")
+    _search(plain)
+    expect(plain.get_by_role("heading", name="Werknemergerichte interventies voor Jan")).to_be_visible()
+    plain.get_by_role("link", name="Vaste link naar dit advies").click()
+    card = plain.locator("#resultaten > article.card").nth(1)
+    card.locator("details.citation summary").first.click()
+    card.get_by_role("link", name="Lees de passage").first.click()
+    expect(plain.locator(".chunk-text")).to_be_visible()
+    plain.go_back()
+    plain.locator("#resultaten > article.card").nth(1).get_by_role("button", name="Niet bruikbaar").click()
+    expect(plain.get_by_text("Dank u, uw stem is opgeslagen.").first).to_be_visible()
+    assert "/zoekvragen/" in plain.url
+    voted = plain.locator("#resultaten > article.card").nth(1)
+    expect(voted.get_by_role("button", name="Niet bruikbaar")).to_have_attribute("aria-pressed", "true")
