@@ -2,6 +2,7 @@ from django.contrib import admin, messages
 from django.utils.html import format_html
 
 from catalog.models import Product, UrlStatus
+from catalog.tasks import validate_product_url
 from embeddings.tasks import refresh_products_index
 from evi_site.background import enqueue
 
@@ -15,12 +16,12 @@ URL_STATUS_COLOURS = {
 
 @admin.register(Product)
 class ProductAdmin(admin.ModelAdmin):
-    list_display = ("name", "category", "phase", "audience", "url_status_badge", "url_checked_at", "url_http_status", "is_indexed", "is_active", "updated_at")
+    list_display = ("name", "category", "phase", "audience", "url_status_badge", "url_checked_at", "url_http_status", "url_failure_count", "is_indexed", "is_active", "updated_at")
     list_filter = ("category", "phase", "audience", "url_status", "delivery", "is_active")
     search_fields = ("name", "description", "problem_areas")
     prepopulated_fields = {"slug": ("name",)}
     readonly_fields = ("url_status", "url_checked_at", "url_http_status", "url_final_url", "url_failure_count", "url_error", "embedded_at", "is_indexed", "created_at", "updated_at")
-    actions = ["reindex_selected"]
+    actions = ["reindex_selected", "validate_urls_selected"]
     fieldsets = (
         (None, {"fields": ("name", "slug", "portal_id", "is_active", "description")}),
         ("Indeling", {"fields": ("category", "phase", "audience", "problem_areas", "absence_weeks_min", "absence_weeks_max", "target_roles", "sectors")}),
@@ -29,6 +30,14 @@ class ProductAdmin(admin.ModelAdmin):
         ("Link", {"fields": ("url", "url_status", "url_checked_at", "url_http_status", "url_final_url", "url_failure_count", "url_error")}),
         ("Zoekindex", {"fields": ("is_indexed", "embedded_at", "created_at", "updated_at")}),
     )
+
+    def save_model(self, request, obj, form, change):
+        if change:
+            # Only what the form changed: a URL check or re-index that finished while the form was
+            # open must not be overwritten with the values the form was loaded with.
+            obj.save(update_fields=[*form.changed_data, "updated_at"])
+        else:
+            obj.save()
 
     @admin.display(description="url-status", ordering="url_status")
     def url_status_badge(self, product: Product):
@@ -47,3 +56,14 @@ class ProductAdmin(admin.ModelAdmin):
         ids = list(queryset.values_list("id", flat=True))
         enqueue(refresh_products_index, ids, True)
         self.message_user(request, f"Herindexering van {len(ids)} product(en) ingepland.", messages.SUCCESS)
+
+    @admin.action(description="Valideer URL's")
+    def validate_urls_selected(self, request, queryset):
+        ids = list(queryset.exclude(url="").values_list("id", flat=True))
+        for product_id in ids:
+            enqueue(validate_product_url, product_id)
+        message = f"URL-controle van {len(ids)} product(en) ingepland."
+        skipped = queryset.filter(url="").count()
+        if skipped:
+            message += f" {skipped} product(en) zonder url overgeslagen."
+        self.message_user(request, message, messages.SUCCESS)

@@ -83,6 +83,10 @@ class Product(models.Model):
     url_final_url = models.URLField("eind-url", max_length=500, blank=True)
     url_failure_count = models.PositiveSmallIntegerField("opeenvolgende fouten", default=0)
     url_error = models.CharField("laatste fout", max_length=300, blank=True)
+    # The URL check that holds this row (catalog.services.product_url_validate): a run id, and when it
+    # started; started_at is cleared when the run has recorded its result.
+    url_check_id = models.CharField(max_length=64, blank=True, editable=False)
+    url_check_started_at = models.DateTimeField(null=True, blank=True, editable=False)
 
     is_active = models.BooleanField("actief", default=True)
 

@@ -5,32 +5,19 @@ drops out of search while it is being re-indexed. Bulk loaders wrap their work i
 `indexing_suspended()` and refresh once at the end instead of enqueueing a task per row.
 """
 
-import contextlib
 import hashlib
-import threading
 
 from django.db.models.signals import m2m_changed, post_save
 from django.dispatch import receiver
 
 from catalog.models import Product
 from evi_site.background import enqueue_on_commit
+from evi_site.thread_flags import ThreadFlag
 from guidelines.models import GuidelineChunk, InterventionMapping
 
-_state = threading.local()
-
-
-@contextlib.contextmanager
-def indexing_suspended():
-    previous = getattr(_state, "suspended", False)
-    _state.suspended = True
-    try:
-        yield
-    finally:
-        _state.suspended = previous
-
-
-def _suspended() -> bool:
-    return getattr(_state, "suspended", False)
+_suspension = ThreadFlag()
+indexing_suspended = _suspension.activated
+_suspended = _suspension.active
 
 
 @receiver(post_save, sender=Product, dispatch_uid="embeddings.product_saved")

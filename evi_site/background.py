@@ -8,6 +8,7 @@ never loses its follow-up work; it only gets slower while the broker is away.
 import logging
 import time
 
+from celery.result import AsyncResult
 from django.conf import settings
 from django.db import transaction
 
@@ -21,16 +22,16 @@ def enqueue_on_commit(task, *args) -> None:
     transaction.on_commit(lambda: enqueue(task, *args))
 
 
-def enqueue(task, *args) -> None:
+def enqueue(task, *args) -> AsyncResult:
+    """Queue the task; returns its result handle (an EagerResult when it had to run here and now)."""
     if settings.CELERY_TASK_ALWAYS_EAGER:
-        task.apply(args=args)
-        return
+        return task.apply(args=args)
     try:
-        task.apply_async(args=args, retry=False)
+        return task.apply_async(args=args, retry=False)
     except Exception as error:  # kombu/redis raise several connection error types
         _remember_broker_state(False)
         logger.error("Broker unavailable (%s); running %s%r eagerly in this process", error, task.name, args)
-        task.apply(args=args)
+        return task.apply(args=args)
 
 
 def broker_available() -> bool:

@@ -122,10 +122,12 @@ CELERY_TASK_TIME_LIMIT = env_int("CELERY_TASK_TIME_LIMIT", 90, minimum=10, maxim
 if CELERY_TASK_TIME_LIMIT <= CELERY_TASK_SOFT_TIME_LIMIT:
     raise ImproperlyConfigured("CELERY_TASK_TIME_LIMIT must be larger than CELERY_TASK_SOFT_TIME_LIMIT")
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
-# Publishers (web requests) must find out within seconds that Redis is gone and then run the task
-# eagerly (evi_site/background.py); by default the result store alone retries for ~20 s first.
+# Publishers (web requests) must find out at once that Redis is gone and then run the task eagerly
+# (evi_site/background.py); by default kombu retries for 2 s and the result store for ~20 s first.
+# max_retries=0 only affects publishes without their own retry policy; the worker's consumer
+# reconnects under broker_connection_retry/max_retries as usual.
 CELERY_BROKER_CONNECTION_TIMEOUT = 2
-CELERY_BROKER_TRANSPORT_OPTIONS = {"socket_connect_timeout": 2}
+CELERY_BROKER_TRANSPORT_OPTIONS = {"socket_connect_timeout": 2, "max_retries": 0}
 CELERY_REDIS_SOCKET_CONNECT_TIMEOUT = 2
 CELERY_RESULT_BACKEND_TRANSPORT_OPTIONS = {
     "retry_policy": {"max_retries": 1, "interval_start": 0, "interval_step": 0.2, "interval_max": 0.2}
@@ -179,6 +181,8 @@ SEARCH_TOP_K = env_int("SEARCH_TOP_K", 3, minimum=1, maximum=5)
 CATALOG_HOME_URL = env_str("CATALOG_HOME_URL", "https://portal.evi360.nl/products")
 
 # --- URL validation ---
+# `host` or `host:port` entries the link checker may fetch although they resolve to a non-public
+# address (catalog/url_checks.py refuses those otherwise).
 URL_VALIDATION_ALLOWED_HOSTS = env_list("URL_VALIDATION_ALLOWED_HOSTS")
 URL_VALIDATION_TIMEOUT_S = env_float("URL_VALIDATION_TIMEOUT_S", 5.0, minimum=0.1, maximum=60)
 

@@ -18,7 +18,7 @@ from search.pipeline.evidence import choose_citations, evidence_for_products, ev
 from search.pipeline.feedback import feedback_multipliers
 from search.pipeline.ranking import select_ranker
 from search.pipeline.retrieval import Candidate, candidates_fetch, fuse
-from search.pipeline.thesaurus import expand_for_lexical, expansion_terms
+from search.pipeline.thesaurus import expansion_terms
 from search.pipeline.types import CitedChunk, Scored, clamp
 
 logger = logging.getLogger(__name__)
@@ -206,13 +206,21 @@ def topical_score(candidate: Candidate, pool: list[Candidate]) -> float:
 
 
 def _matched_problem_areas(product: Product, query: str) -> list[str]:
-    words = {w for w in re.findall(r"\w+", expand_for_lexical(query).lower()) if len(w) >= 4}
-    matched = []
+    """The product's problem areas the situation mentions: the specialist's own words first, then synonyms."""
+    own = _prefixes(query)
+    synonyms = _prefixes(" ".join(expansion_terms(query))) - own
+    matched_own, matched_synonym = [], []
     for tag in product.problem_areas:
-        tag_words = re.findall(r"\w+", tag.lower())
-        if any(tw[:5] == w[:5] and len(tw) >= 4 for tw in tag_words for w in words):
-            matched.append(tag)
-    return matched
+        tag_prefixes = _prefixes(tag)
+        if tag_prefixes & own:
+            matched_own.append(tag)
+        elif tag_prefixes & synonyms:
+            matched_synonym.append(tag)
+    return matched_own + matched_synonym
+
+
+def _prefixes(text: str) -> set[str]:
+    return {word[:5] for word in re.findall(r"\w+", text.lower()) if len(word) >= 4}
 
 
 def _guideline_strength(citations: list[CitedChunk]) -> float:

@@ -117,24 +117,29 @@ def rank_criteria(candidates: list[Scored], context: SituationContext, guideline
 def reasoning_for(item: Scored, context: SituationContext, phase_reason: str) -> str:
     """Why this product for this situation, built from what actually drove its scores."""
     product = item.product
-    matched = item.matched_terms
-    sentences = []
-    if matched:
-        sentences.append(f"{product.name} richt zich op {', '.join(matched[:3])}, wat aansluit bij de beschreven situatie.")
+    if item.matched_terms:
+        opening = f"Sluit aan bij {_join(item.matched_terms[:3])} in deze situatie."
     else:
-        sentences.append(f"{product.name} sluit inhoudelijk aan bij de beschreven situatie: {_first_sentence(product.description)}")
+        opening = "Sluit inhoudelijk aan bij de beschreven situatie."
+    sentences = [opening, _first_sentence(product.description)]
     if phase_reason:
         sentences.append(f"Timing: {phase_reason}.")
     if context.roles and _tag_fit(product.target_roles, context.roles) == 1.0:
-        sentences.append(f"Het is afgestemd op de functie ({context.role}).")
+        sentences.append(f"Afgestemd op de functie ({context.role}).")
     if product.time_to_start_days is not None and product.time_to_start_days <= 7 and context.is_absent:
-        sentences.append(f"Kan binnen {product.time_to_start_days} dagen starten, wat snel herstel ondersteunt.")
+        sentences.append(f"Kan binnen {product.time_to_start_days} dagen starten.")
     if item.citations:
         first = item.citations[0]
         sentences.append(f"Onderbouwing: {first.document_title} ({first.section.split(' > ')[-1]}).")
     return " ".join(sentences)
 
 
-def _first_sentence(text: str) -> str:
+def _join(terms: list[str]) -> str:
+    return terms[0] if len(terms) == 1 else f"{', '.join(terms[:-1])} en {terms[-1]}"
+
+
+def _first_sentence(text: str, limit: int = 220) -> str:
     sentence = text.split(". ")[0].strip()
-    return sentence if sentence.endswith(".") else sentence + "."
+    if len(sentence) > limit:
+        sentence = sentence[:limit].rsplit(" ", 1)[0] + " …"
+    return sentence if sentence.endswith((".", "…")) else sentence + "."

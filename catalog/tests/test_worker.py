@@ -1,0 +1,117 @@
+"""Link checks and re-indexing through a real Celery worker on the test Redis."""
+
+import time
+import uuid
+from io import StringIO
+
+import numpy as np
+import pytest
+from django.conf import settings as django_settings
+from django.core.management import call_command
+
+from catalog.models import Category, Delivery, Phase, Product, UrlStatus
+from catalog.tasks import validate_product_url
+from catalog.tests.conftest import wait_until
+from embeddings.services import product_index_refresh
+from search.pipeline.links import BROKEN_NOTE, display_link
+
+pytestmark = [pytest.mark.worker, pytest.mark.django_db(transaction=True)]
+
+
+@pytest.fixture
+def product(transactional_db):
+    """A product of its own: after each transactional test the tables are emptied, and reloading the
+    demo catalog (demo_data) costs many times what these tests take. bulk_create sends no signals,
+    so nothing is queued before the test starts."""
+    [product] = Product.objects.bulk_create([
+        Product(
+            name="Werkplekonderzoek fysieke belasting",
+            slug="werkplekonderzoek-fysieke-belasting",
+            description="Een ergonoom beoordeelt tillen, duwen en trekken op de werkplek en adviseert aanpassingen.",
+            category=Category.ARBEIDSOMSTANDIGHEDEN,
+            phase=Phase.PREVENTIE,
+            delivery=Delivery.OP_LOCATIE,
+            problem_areas=["fysieke belasting", "tillen"],
+        )
+    ])
+    product_index_refresh(product_ids=[product.pk])
+    return Product.objects.get(pk=product.pk)
+
+
+def _point(product: Product, url: str) -> Product:
+    Product.objects.filter(pk=product.pk).update(url=url)
+    return Product.objects.get(pk=product.pk)
+
+
+def test_it_validates_product_urls_through_the_worker(celery_worker, link_server, product):
+    url = link_server.url_for("/werkt")
+    link_server.expect_request("/werkt").respond_with_data("ok")
+    Product.objects.exclude(pk=product.pk).update(url="")  # nothing but the local server is contacted
+    _point(product, url)
+    result = validate_product_url.delay(product.pk).get(timeout=15)
+    assert result == {"product_id": product.pk, "url_status": UrlStatus.OK, "http_status": 200, "final_url": url}
+
+    out = StringIO()
+    call_command("validate_urls", "--wait", "--timeout", "15", stdout=out)
+    assert out.getvalue().endswith("Overzicht van 1 product(en): 1 werkt.\n")
+    assert len(link_server.log) == 2
+
+
+def test_it_records_concurrent_runs_of_one_check_once(celery_worker, link_server, product, settings):
+    settings.URL_VALIDATION_TIMEOUT_S = 5
+    link_server.expect_request("/traag-weg").respond_with_handler(lambda request: time.sleep(0.8) or _not_found())
+    _point(product, link_server.url_for("/traag-weg"))
+
+    # The same message delivered twice at once (Celery redelivers): both may fetch, one records.
+    task_id = str(uuid.uuid4())
+    queued = validate_product_url.apply_async(args=(product.pk,), task_id=task_id)
+    validate_product_url.apply(args=(product.pk,), task_id=task_id)
+    queued.get(timeout=15)
+    stored = Product.objects.get(pk=product.pk)
+    assert (stored.url_status, stored.url_failure_count, stored.url_check_started_at) == (UrlStatus.UNCHECKED, 1, None)
+
+    # Two different checks at once: the second finds the first one's claim and sends no request.
+    link_server.clear_log()
+    queued = validate_product_url.delay(product.pk)
+    validate_product_url.apply(args=(product.pk,))
+    queued.get(timeout=15)
+    stored = Product.objects.get(pk=product.pk)
+    assert (stored.url_status, stored.url_failure_count, stored.url_http_status) == (UrlStatus.BROKEN, 2, 404)
+    assert len(link_server.log) == 1
+
+
+def _not_found():
+    from werkzeug import Response
+
+    return Response("Niet gevonden", status=404)
+
+
+def test_it_marks_a_dead_link_broken_from_the_admin_action(celery_worker, link_server, product, client, staff):
+    link_server.expect_request("/bestaat-niet").respond_with_data("", status=404)
+    _point(product, link_server.url_for("/bestaat-niet"))
+    client.force_login(staff)
+    for failures in (1, 2):
+        response = client.post(
+            "/admin/catalog/product/", {"action": "validate_urls_selected", "_selected_action": [product.pk]}, follow=True
+        )
+        assert "URL-controle van 1 product(en) ingepland." in response.content.decode()
+        wait_until(lambda: Product.objects.get(pk=product.pk).url_failure_count == failures)
+
+    stored = Product.objects.get(pk=product.pk)
+    assert stored.url_status == UrlStatus.BROKEN
+    link = display_link(stored)
+    assert (link.url, link.note) == (django_settings.CATALOG_HOME_URL, BROKEN_NOTE)
+    assert BROKEN_NOTE == "(Directe link niet beschikbaar, zie algemene catalogus)"
+
+
+def test_it_reembeds_a_product_saved_in_the_admin(celery_worker, product, client, staff, admin_change_data):
+    before = np.array(product.embedding)
+    client.force_login(staff)
+    data = admin_change_data(client, product)
+    data["description"] = "Fysiotherapeut begeleidt herstel van knieletsel bij magazijnmedewerkers met oefenschema's."
+    response = client.post(f"/admin/catalog/product/{product.pk}/change/", data)
+    assert response.status_code == 302
+
+    refreshed = wait_until(lambda: Product.objects.filter(pk=product.pk).exclude(embedded_at=product.embedded_at).first())
+    assert refreshed.description == data["description"]
+    assert not np.allclose(before, np.array(refreshed.embedding))
