@@ -16,9 +16,13 @@ LEXICAL_SATURATION = 0.05
 DOCUMENT_BONUS = 0.1
 
 _SQL = """
+WITH documents AS MATERIALIZED (
+    SELECT id, title, source, url, is_summary, to_tsvector('dutch', title || ' ' || summary) AS topic
+    FROM guidelines_guidelinedocument
+)
 SELECT p.id, ch.id, 1 - n.distance, d.title, d.source, ch.section_path, d.url, ch.content, ch.article, d.is_summary,
        coalesce(ts_rank(ch.search_vector, terms.query, 1), 0) AS lexical,
-       to_tsvector('dutch', d.title || ' ' || d.summary) @@ terms.query AS document_match
+       d.topic @@ terms.query AS document_match
 FROM catalog_product p
 CROSS JOIN LATERAL (
     SELECT to_tsquery('simple', coalesce(string_agg(quote_literal(lexeme) || ':*', ' | '), '')) AS query
@@ -31,7 +35,7 @@ CROSS JOIN LATERAL (
     LIMIT %(per_product)s
 ) n
 JOIN guidelines_guidelinechunk ch ON ch.id = n.id
-JOIN guidelines_guidelinedocument d ON d.id = ch.document_id
+JOIN documents d ON d.id = ch.document_id
 WHERE p.id = ANY(%(ids)s) AND p.embedding IS NOT NULL
 ORDER BY p.id, n.distance
 """
@@ -46,7 +50,7 @@ LIMIT %(limit)s
 """
 
 
-def evidence_for_products(*, product_ids: list[int], vector: np.ndarray, per_product: int = 10) -> dict[int, list[CitedChunk]]:
+def evidence_for_products(*, product_ids: list[int], vector: np.ndarray, per_product: int = 6) -> dict[int, list[CitedChunk]]:
     if not product_ids:
         return {}
     # On a small corpus the planner prefers a scan that detoasts every 2 KB vector once per

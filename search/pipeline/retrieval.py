@@ -31,15 +31,15 @@ qlex AS (
     SELECT DISTINCT lexeme, %(expansion_weight)s FROM unnest(to_tsvector('dutch', %(expansion)s))
     WHERE length(lexeme) >= 3 AND lexeme NOT IN (SELECT lexeme FROM own)
 ),
-terms AS (
+terms AS MATERIALIZED (
     SELECT lexeme, weight, to_tsquery('simple', quote_literal(lexeme) || ':*') AS tq FROM qlex
 ),
-product_df AS (
+product_df AS MATERIALIZED (
     SELECT t.lexeme, t.weight, t.tq, count(p.id) AS df
     FROM terms t LEFT JOIN catalog_product p ON p.is_active AND p.search_vector @@ t.tq
     GROUP BY t.lexeme, t.weight, t.tq
 ),
-product_total AS (SELECT greatest(count(*), 1)::float AS n FROM catalog_product WHERE is_active),
+product_total AS MATERIALIZED (SELECT greatest(count(*), 1)::float AS n FROM catalog_product WHERE is_active),
 lexical AS (
     SELECT p.id, sum(d.weight * ln(1 + (pt.n - d.df + 0.5) / (d.df + 0.5)) * ts_rank(p.search_vector, d.tq)) AS score,
            count(*) AS matched_terms
@@ -55,12 +55,12 @@ vector AS (
     ORDER BY embedding <=> %(vec)s::vector
     LIMIT %(limit)s
 ),
-mapping_df AS (
+mapping_df AS MATERIALIZED (
     SELECT t.lexeme, t.weight, t.tq, count(m.id) AS df
     FROM terms t LEFT JOIN guidelines_interventionmapping m ON m.search_vector @@ t.tq
     GROUP BY t.lexeme, t.weight, t.tq
 ),
-mapping_total AS (SELECT greatest(count(*), 1)::float AS n FROM guidelines_interventionmapping),
+mapping_total AS MATERIALIZED (SELECT greatest(count(*), 1)::float AS n FROM guidelines_interventionmapping),
 mapping_lexical AS (
     SELECT m.id, sum(d.weight * ln(1 + (mt.n - d.df + 0.5) / (d.df + 0.5)) * ts_rank(m.search_vector, d.tq)) AS score
     FROM mapping_df d

@@ -28,9 +28,15 @@ def _entries() -> list[tuple[re.Pattern, str]]:
 
 def expand_for_lexical(text: str) -> str:
     """The text plus the catalog words for every thesaurus entry it mentions."""
-    additions = [add for pattern, add in _entries() if pattern.search(text)]
+    additions = expansion_terms(text)
     return f"{text} {' '.join(additions)}" if additions else text
 
 
+@functools.lru_cache(maxsize=1024)
+def _expansions(text: str) -> tuple[str, ...]:
+    return tuple(add for pattern, add in _entries() if pattern.search(text))
+
+
 def expansion_terms(text: str) -> list[str]:
-    return [add for pattern, add in _entries() if pattern.search(text)]
+    """Catalog words for the thesaurus entries the text mentions (cached: one scan per distinct text)."""
+    return list(_expansions(text))

@@ -1,11 +1,11 @@
 """The specialist's path through the web UI in Debian's Chromium (never a downloaded browser).
 
 One test walks the whole path, because every transactional test after a flush reloads the demo data.
-It also saves the screenshots under test-output/screenshots/ and refreshes docs/screenshots/.
+It also saves screenshots under test-output/screenshots/; copy one of each to docs/screenshots/ by hand
+when the UI changes (a test run never modifies tracked files).
 """
 
 import os
-import shutil
 from pathlib import Path
 
 import pytest
@@ -15,7 +15,6 @@ os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"  # Playwright's sync API runs a
 
 ROOT = Path(__file__).resolve().parents[2]
 SCREENSHOTS = ROOT / "test-output" / "screenshots"
-DOCS_SCREENSHOTS = ROOT / "docs" / "screenshots"
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
     "--headless=new",
@@ -53,13 +52,10 @@ def specialist(demo_data, django_user_model):
     return django_user_model.objects.create_user(username="specialist-test", password="browser-test-pass-1")
 
 
-def _screenshot(page, name: str, *, docs_name: str = "", full_page: bool = True) -> None:
+def _screenshot(page, name: str, *, full_page: bool = True) -> None:
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     path = SCREENSHOTS / name
     page.screenshot(path=str(path), full_page=full_page)
-    if docs_name:
-        DOCS_SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-        shutil.copyfile(path, DOCS_SCREENSHOTS / docs_name)
 
 
 def _log_in(page, url: str) -> None:
@@ -86,7 +82,7 @@ def test_it_walks_a_specialist_from_situation_to_vote_and_export(live_server, br
 
     page = browser.new_page(viewport={"width": 1280, "height": 900}, locale="nl-NL", accept_downloads=True)
     _log_in(page, live_server.url + "/")
-    _screenshot(page, "zoekpagina-1280.png", docs_name="zoekpagina.png")
+    _screenshot(page, "zoekpagina-1280.png")
 
     page.evaluate("window.sameDocument = true")  # lost if the browser loads a new page
     _search(page)
@@ -115,7 +111,7 @@ def test_it_walks_a_specialist_from_situation_to_vote_and_export(live_server, br
     _screenshot(page, "resultaten-1280-volledig.png")
     page.set_viewport_size({"width": 1280, "height": 1500})
     page.evaluate("window.scrollTo(0, 0)")
-    _screenshot(page, "resultaten-1280.png", docs_name="resultaten.png", full_page=False)
+    _screenshot(page, "resultaten-1280.png", full_page=False)
 
     with page.expect_download() as download_info:
         page.get_by_role("button", name="Exporteer als Markdown").click()
