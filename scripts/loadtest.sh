@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Load test of the search API on this machine: wrk (Debian package `wrk`) sends the judged
+# situations in turn to GET /api/recommendations with a bearer token.
+#   usage: scripts/loadtest.sh TOKEN [BASE_URL] [CONNECTIONS] [DURATION]
+# Start the server first (make run, or gunicorn evi_site.wsgi), and create a token with
+#   .venv/bin/python manage.py create_api_token specialist
+set -euo pipefail
+token=${1:?usage: scripts/loadtest.sh TOKEN [BASE_URL] [CONNECTIONS] [DURATION]}
+base=${2:-http://127.0.0.1:8000}
+connections=${3:-100}
+duration=${4:-30s}
+case "$base" in http://127.*|http://localhost*) ;; *) echo "refusing: only loopback targets" >&2; exit 2 ;; esac
+cd "$(dirname "$0")/.."
+script=$(mktemp --suffix=.lua)
+trap 'rm -f "$script"' EXIT
+.venv/bin/python - "$token" > "$script" <<'PY'
+import json, sys, urllib.parse
+paths = [
+    "/api/recommendations?q=" + urllib.parse.quote(json.loads(line)["query"])
+    for line in open("search/eval/judged_situations.jsonl", encoding="utf-8") if line.strip()
+]
+print("local paths = {" + ",".join(json.dumps(p) for p in paths) + "}")
+print("local i = 0")
+print(f'wrk.headers["Authorization"] = "Bearer {sys.argv[1]}"')
+print("request = function() i = i + 1; return wrk.format('GET', paths[(i % #paths) + 1]) end")
+print("response = function(status) if status ~= 200 then io.stderr:write('status ' .. status .. '\\n') end end")
+PY
+wrk --threads 2 --connections "$connections" --duration "$duration" --timeout 10s --latency --script "$script" "$base"
