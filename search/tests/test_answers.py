@@ -4,6 +4,7 @@ import pytest
 from django.core.management import call_command
 
 from conftest import shared_path
+from guidelines.models import GuidelineDocument
 from search.answers import NO_ANSWER, guideline_answer
 
 pytestmark = pytest.mark.django_db
@@ -25,10 +26,13 @@ TERM_QUESTION = {
 
 @pytest.fixture(scope="module")
 def law_corpus(django_db_setup, django_db_blocker):
-    """The six real law texts next to the demo corpus, ingested once for this module."""
+    """The six real law texts next to the demo corpus, ingested once for this module and removed after it."""
     with django_db_blocker.unblock():
         for filename, title, source in LAW_FILES:
             call_command("ingest_guidelines", str(shared_path("corpus", "wetten", filename)), "--title", title, "--source", source, verbosity=0)
+    yield
+    with django_db_blocker.unblock():
+        GuidelineDocument.objects.filter(title__in=[title for _, title, _ in LAW_FILES]).delete()
 
 
 def _questions():
