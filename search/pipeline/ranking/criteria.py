@@ -75,10 +75,15 @@ def audience_mismatch(product: Product, context: SituationContext) -> float:
     return 0.45 if roles <= 0.2 and sectors <= 0.2 else (0.85 if roles <= 0.2 else 1.0)
 
 
-def fit_score(product: Product, context: SituationContext, suitability: float) -> float:
-    audience = AUDIENCE_FIT[context.subject].get(product.audience, 0.5)
+def audience_fit(product: Product, context: SituationContext) -> float:
+    """How well who the product is for (employee, manager, team, organisation) matches who the question is about."""
     if context.subject == "werknemer" and product.audience == Audience.LEIDINGGEVENDE and "leidinggevende" in context.roles:
-        audience = 0.9  # the employee is the leader, so leader-directed help fits them
+        return 0.9  # the employee is the leader, so leader-directed help fits them
+    return AUDIENCE_FIT[context.subject].get(product.audience, 0.5)
+
+
+def fit_score(product: Product, context: SituationContext, suitability: float) -> float:
+    audience = audience_fit(product, context)
     roles = _tag_fit(product.target_roles, context.roles)
     sectors = _tag_fit(product.sectors, [context.sector] if context.sector else [])
     delivery = 1.0
@@ -100,7 +105,10 @@ def rank_criteria(candidates: list[Scored], context: SituationContext, guideline
     for item in candidates:
         product = item.product
         suitability, phase_reason = phase_suitability(product, context)
-        impact = clamp(item.topical * (0.25 + 0.75 * suitability) * audience_mismatch(product, context))
+        # Impact on this person's attendance also depends on whether the intervention reaches them:
+        # organisation-level advice helps an individual employee only indirectly, and vice versa.
+        reach = 0.7 + 0.3 * audience_fit(product, context)
+        impact = clamp(item.topical * (0.25 + 0.75 * suitability) * reach * audience_mismatch(product, context))
         # Fit, backing and feasibility only count as far as the product addresses this problem at this
         # stage: a quick, well-fitting intervention for something else (or for later) is not a good pick.
         relevance_gate = TOPICAL_GATE_FLOOR + (1 - TOPICAL_GATE_FLOOR) * impact
