@@ -88,7 +88,7 @@ wijzer AS (
 candidate_ids AS (
     SELECT id FROM vector UNION SELECT id FROM lexical UNION SELECT id FROM wijzer
 )
-SELECT p.id,
+SELECT p.id, p.name,
        CASE WHEN p.embedding IS NULL THEN 0 ELSE 1 - (p.embedding <=> %(vec)s::vector) END AS similarity,
        coalesce(l.score, 0) AS lexical,
        coalesce(l.matched_terms, 0) AS matched_terms,
@@ -110,6 +110,7 @@ class Candidate:
     wijzer_similarity: float
     wijzer_lexical: float
     fused: float = 0.0
+    name: str = ""
 
     @property
     def wijzer(self) -> float:
@@ -126,7 +127,7 @@ def candidates_fetch(*, text: str, vector: np.ndarray, limit: int, expansion: st
     with connection.cursor() as cursor:
         cursor.execute(_SQL, params)
         rows = cursor.fetchall()
-    return [Candidate(int(r[0]), float(r[1]), float(r[2]), int(r[3]), float(r[4]), float(r[5])) for r in rows]
+    return [Candidate(int(r[0]), float(r[2]), float(r[3]), int(r[4]), float(r[5]), float(r[6]), name=r[1]) for r in rows]
 
 
 def _vector_literal(vector: np.ndarray) -> str:

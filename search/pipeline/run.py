@@ -174,7 +174,7 @@ def _stage1(text: str, vector: np.ndarray, *, floor: float) -> tuple[list[Candid
         c for c in raw
         if c.similarity >= floor or c.lexical >= settings.SEARCH_LEXICAL_FLOOR
     ]
-    names = dict(Product.objects.filter(id__in=[c.product_id for c in kept]).values_list("id", "name"))
+    names = {c.product_id: c.name for c in kept}
     fused = fuse(kept, method=settings.SEARCH_FUSION)
     return canonicalise(fused, names)[: settings.SEARCH_CANDIDATES], names, True
 
