@@ -40,7 +40,9 @@ def recommendation_json(item: Scored, rank: int) -> dict:
 
 
 def outcome_json(outcome: SearchOutcome, *, query_id=None) -> dict:
+    """The DESIGN.md §5 object; `id` echoes the queries-file id and is null for a single situation."""
     data = {
+        "id": query_id,
         "query": outcome.query,
         "mode": outcome.mode,
         "ranker": outcome.ranker,
@@ -54,8 +56,6 @@ def outcome_json(outcome: SearchOutcome, *, query_id=None) -> dict:
         "timings_ms": outcome.timings_ms,
         "search_id": outcome.search_id,
     }
-    if query_id is not None:
-        data = {"id": query_id, **data}
     return data
 
 

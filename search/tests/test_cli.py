@@ -22,7 +22,8 @@ def _run(*args) -> str:
 
 def test_it_prints_the_json_contract_for_one_situation():
     data = json.loads(_run("recommend", "Medewerker 10 weken ziek met rugklachten", "--json", "--top-k", "4"))
-    assert {"query", "mode", "ranker", "recommendations", "note", "message", "fallback_guidelines", "timings_ms", "search_id"} <= set(data)
+    assert {"id", "query", "mode", "ranker", "recommendations", "note", "message", "fallback_guidelines", "timings_ms", "search_id"} <= set(data)
+    assert data["id"] is None
     assert len(data["recommendations"]) == 4
     for rec in data["recommendations"]:
         assert RECOMMENDATION_KEYS <= set(rec)
