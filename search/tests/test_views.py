@@ -362,21 +362,19 @@ def test_it_explains_an_empty_question_in_dutch(owner_client):
     assert owner_client.get(reverse("search:guidelines")).status_code == 200
 
 
-def test_it_fetches_the_generated_answer_after_the_instant_one(owner_client, monkeypatch):
-    from search import views
-    from search.answers import Answer
-
-    calls = []
-
-    def fake_answer(question, *, generate=None):
-        calls.append(generate)
-        return Answer(question, "Gegenereerd [1]" if generate else "Letterlijk [1]", [], generated=bool(generate))
-
-    monkeypatch.setattr(views, "llm_configured", lambda: True)
-    monkeypatch.setattr(views, "guideline_answer", fake_answer)
+def test_it_fetches_the_generated_answer_after_the_instant_one(owner_client, settings, httpserver):
+    """With an LLM configured the page shows the extractive answer at once and fetches the generated one."""
+    settings.LLM_API_KEY, settings.LLM_BASE_URL, settings.LLM_MODEL = "test-key", httpserver.url_for("/v1"), "fake"
+    completion = {
+        "id": "c", "object": "chat.completion", "created": 0, "model": "fake",
+        "choices": [{"index": 0, "finish_reason": "stop", "message": {"role": "assistant", "content": json.dumps({"answer": "Gegenereerd antwoord [1]", "citations": [1]})}}],
+    }
+    httpserver.expect_request("/v1/chat/completions").respond_with_json(completion)
     page = owner_client.get(reverse("search:guidelines") + "?q=plan+van+aanpak").content.decode()
-    assert "Letterlijk" in page
+    assert "Volgens de richtlijnen" in page and "Gegenereerd" not in page
     assert 'hx-get="/richtlijnen/antwoord/?q=plan%20van%20aanpak" hx-trigger="load"' in page
+    assert len(httpserver.log) == 0  # the instant answer did not wait for the LLM
     partial = owner_client.get(reverse("search:guideline_answer") + "?q=plan+van+aanpak", **HTMX).content.decode()
-    assert "Gegenereerd" in partial and "<html" not in partial and "hx-trigger" not in partial
-    assert calls == [False, True]
+    assert "Gegenereerd antwoord" in partial, partial
+    assert "<html" not in partial and 'hx-trigger="load"' not in partial
+    assert len(httpserver.log) == 1
