@@ -128,7 +128,3 @@ class Product(models.Model):
 
     def __str__(self) -> str:
         return self.name
-
-    @property
-    def is_preventive(self) -> bool:
-        return self.phase == Phase.PREVENTIE or self.absence_weeks_max == 0

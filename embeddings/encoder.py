@@ -99,6 +99,11 @@ def _cached_query_embedding(text: str) -> np.ndarray:
     return vector
 
 
+def query_cache_clear() -> None:
+    """Forget cached query embeddings (benchmarks and evaluations measure the model, not the cache)."""
+    _cached_query_embedding.cache_clear()
+
+
 def source_hash(text: str) -> str:
     """Fingerprint of what an embedding was computed from, including the backend that computed it."""
     return hashlib.sha256(f"{get_encoder().name}\n{text}".encode()).hexdigest()

@@ -17,7 +17,7 @@ from django.db import connection, transaction
 
 from embeddings.encoder import embed_query
 from search.pipeline.llm_client import LLMError, chat_json, llm_configured
-from search.pipeline.retrieval import RRF_K, _vector_literal
+from search.pipeline.retrieval import RRF_K, vector_literal
 from search.pipeline.run import validate_query
 from search.pipeline.thesaurus import expand_for_lexical
 from search.pipeline.types import CitedChunk
@@ -79,7 +79,7 @@ def passages_retrieve(question: str, *, limit: int = 40) -> list[CitedChunk]:
     vector = embed_query(question)
     with transaction.atomic(), connection.cursor() as cursor:
         cursor.execute("SET LOCAL enable_seqscan = off")  # see search.pipeline.evidence: HNSW beats detoasting
-        cursor.execute(_SQL, {"text": expand_for_lexical(question), "vec": _vector_literal(vector), "limit": limit})
+        cursor.execute(_SQL, {"text": expand_for_lexical(question), "vec": vector_literal(vector), "limit": limit})
         rows = cursor.fetchall()
     chunks = {
         row[0]: (CitedChunk(row[0], row[3], row[4], row[5], row[6], round(float(row[1]), 4), row[7], row[8], row[9]), float(row[2]))

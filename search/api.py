@@ -13,10 +13,9 @@ from ninja import NinjaAPI
 from ninja.security import HttpBearer, django_auth
 
 from search.answers import guideline_answer
-from search.management.commands.ask import answer_json
 from search.models import ApiToken
 from search.pipeline.run import MAX_TOP_K, MODES, SearchInputError, SearchRequest
-from search.serializers import outcome_json
+from search.serializers import answer_json, outcome_json
 from search.services import search_perform
 
 

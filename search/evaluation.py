@@ -7,7 +7,7 @@ from pathlib import Path
 
 from django.conf import settings
 
-from embeddings.encoder import _cached_query_embedding
+from embeddings.encoder import query_cache_clear
 from search.pipeline.run import SearchRequest, search_run
 
 DEFAULT_QUERIES = settings.BASE_DIR / "search" / "eval" / "judged_situations.jsonl"
@@ -65,7 +65,7 @@ def evaluate(queries: list[JudgedQuery], modes: list[str], *, details: bool = Fa
     per_query: dict[str, list[dict]] = {}
     search_run(SearchRequest(query="opwarmen"))  # model, thesaurus and connection load once, outside the figures
     for mode in modes:
-        _cached_query_embedding.cache_clear()  # every mode pays for its own query embeddings
+        query_cache_clear()  # every mode pays for its own query embeddings
         ndcg, hits, precision, forbidden, recommended, cited, linked = [], [], [], 0, 0, 0, 0
         timings = {stage: [] for stage in STAGES}
         per_query[mode] = []

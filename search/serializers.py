@@ -106,3 +106,15 @@ def stored_search_json(log) -> dict:
             for rec in log.recommendations.all()
         ],
     }
+
+
+def answer_json(answer) -> dict:
+    """The DESIGN.md §5 object of `ask --json` and the guideline-answer API."""
+    return {
+        "question": answer.question,
+        "answer": answer.answer,
+        "generated": answer.generated,
+        "fallback_reason": answer.fallback_reason,
+        "citations": [citation_json(c, with_quote=True) for c in answer.citations],
+        "timings_ms": answer.timings_ms,
+    }

@@ -98,10 +98,6 @@ class SituationContext:
     def is_absent(self) -> bool:
         return self.absence_status == "verzuim"
 
-    @property
-    def long_absence(self) -> bool:
-        return self.absence_weeks is not None and self.absence_weeks >= 13
-
     def summary(self) -> str:
         """Dutch one-liner for the reasoning and the UI."""
         parts = []

@@ -8,7 +8,7 @@ fetches the nearest chunks for every product at once, through the HNSW index.
 import numpy as np
 from django.db import connection, transaction
 
-from search.pipeline.retrieval import _vector_literal
+from search.pipeline.retrieval import vector_literal
 from search.pipeline.types import CitedChunk
 
 LEXICAL_BONUS = 0.1
@@ -57,7 +57,7 @@ def evidence_for_products(*, product_ids: list[int], vector: np.ndarray, per_pro
     # product (~60 ms); the HNSW index answers the same lateral lookups in ~3 ms.
     with transaction.atomic(), connection.cursor() as cursor:
         cursor.execute("SET LOCAL enable_seqscan = off")
-        cursor.execute(_SQL, {"ids": product_ids, "vec": _vector_literal(vector), "per_product": per_product})
+        cursor.execute(_SQL, {"ids": product_ids, "vec": vector_literal(vector), "per_product": per_product})
         rows = cursor.fetchall()
     evidence: dict[int, list[CitedChunk]] = {}
     for product_id, chunk_id, similarity, title, source, section, url, content, article, is_summary, lexical, document_match in rows:
@@ -80,7 +80,7 @@ def citation_score(similarity: float, lexical: float, document_match: bool) -> f
 def evidence_for_query(*, vector: np.ndarray, limit: int) -> list[CitedChunk]:
     """Guideline passages nearest to the situation itself (for results without products)."""
     with connection.cursor() as cursor:
-        cursor.execute(_QUERY_ONLY_SQL, {"vec": _vector_literal(vector), "limit": limit})
+        cursor.execute(_QUERY_ONLY_SQL, {"vec": vector_literal(vector), "limit": limit})
         rows = cursor.fetchall()
     return [CitedChunk(r[0], r[2], r[3], r[4], r[5], round(float(r[1]), 4), r[6], r[7], r[8]) for r in rows]
 

@@ -9,7 +9,7 @@ from django.conf import settings
 from django.db import connection
 
 from embeddings.encoder import embed_query
-from search.pipeline.retrieval import _vector_literal
+from search.pipeline.retrieval import vector_literal
 from search.pipeline.thesaurus import expand_for_lexical
 
 logger = logging.getLogger(__name__)
@@ -42,7 +42,7 @@ def matching_mappings(query: str, vector: np.ndarray) -> list[tuple[str, str, li
     with connection.cursor() as cursor:
         cursor.execute(
             _MAPPINGS_SQL,
-            {"vec": _vector_literal(vector), "text": expand_for_lexical(query), "floor": settings.SEARCH_SIMILARITY_FLOOR * 2, "limit": MAX_MAPPINGS},
+            {"vec": vector_literal(vector), "text": expand_for_lexical(query), "floor": settings.SEARCH_SIMILARITY_FLOOR * 2, "limit": MAX_MAPPINGS},
         )
         return [(row[0], row[1], row[2]) for row in cursor.fetchall()]
 

@@ -123,14 +123,15 @@ def candidates_fetch(*, text: str, vector: np.ndarray, limit: int, expansion: st
 
     `expansion` holds thesaurus words; they count for EXPANSION_WEIGHT of the specialist's own words.
     """
-    params = {"text": text, "expansion": expansion, "expansion_weight": EXPANSION_WEIGHT, "vec": _vector_literal(vector), "limit": limit}
+    params = {"text": text, "expansion": expansion, "expansion_weight": EXPANSION_WEIGHT, "vec": vector_literal(vector), "limit": limit}
     with connection.cursor() as cursor:
         cursor.execute(_SQL, params)
         rows = cursor.fetchall()
     return [Candidate(int(r[0]), float(r[2]), float(r[3]), int(r[4]), float(r[5]), float(r[6]), name=r[1]) for r in rows]
 
 
-def _vector_literal(vector: np.ndarray) -> str:
+def vector_literal(vector: np.ndarray) -> str:
+    """pgvector's text form of a vector, for raw SQL parameters."""
     return "[" + ",".join(f"{x:.6f}" for x in vector) + "]"
 
 

@@ -126,7 +126,18 @@ def search_run(request: SearchRequest) -> SearchOutcome:
     if request.mode == "vector":
         pool = sorted(pool, key=lambda c: c.similarity, reverse=True)
     products = Product.objects.in_bulk([c.product_id for c in pool])
-    scored = [_to_scored(c, products[c.product_id], pool, query) for c in pool if c.product_id in products]
+    topical = topical_scores(pool)
+    own_words, synonyms = _prefixes(query), _prefixes(" ".join(expansion_terms(query)))
+    scored = [
+        Scored(
+            product=products[c.product_id],
+            similarity=round(c.similarity, 4),
+            topical=topical[c.product_id],
+            matched_terms=_matched_problem_areas(products[c.product_id], own_words, synonyms - own_words),
+        )
+        for c in pool
+        if c.product_id in products
+    ]
     evidence = evidence_for_products(product_ids=[s.product.id for s in scored], vector=vector) if scored else {}
     for item in scored:
         item.citations = choose_citations(evidence.get(item.product.id, []), threshold=settings.CITATION_MIN_SCORE)
@@ -184,35 +195,32 @@ def _merge(first: list[Candidate], second: list[Candidate]) -> list[Candidate]:
     return first + [c for c in second if c.product_id not in seen]
 
 
-def _to_scored(candidate: Candidate, product: Product, pool: list[Candidate], query: str) -> Scored:
-    return Scored(
-        product=product,
-        similarity=round(candidate.similarity, 4),
-        topical=topical_score(candidate, pool),
-        matched_terms=_matched_problem_areas(product, query),
-    )
-
-
-def topical_score(candidate: Candidate, pool: list[Candidate]) -> float:
-    """How squarely the product addresses the situation, from the three stage-1 signals, in [0, 1]."""
+def topical_scores(pool: list[Candidate]) -> dict[int, float]:
+    """How squarely each product addresses the situation, from the three stage-1 signals, in [0, 1]."""
     max_lexical = max((c.lexical for c in pool), default=0.0)
     max_wijzer = max((c.wijzer for c in pool), default=0.0)
     max_similarity = max((c.similarity for c in pool), default=0.0)
     floor = settings.SEARCH_SIMILARITY_FLOOR
-    lexical = candidate.lexical / max(max_lexical, 1.0)
-    wijzer = candidate.wijzer / max(max_wijzer, 0.6)
-    similarity = clamp((candidate.similarity - floor) / max(max_similarity - floor, SIMILARITY_SPAN_MIN))
-    return round(clamp(0.5 * lexical + 0.25 * wijzer + 0.25 * similarity), 4)
+    similarity_span = max(max_similarity - floor, SIMILARITY_SPAN_MIN)
+    return {
+        c.product_id: round(
+            clamp(
+                0.5 * c.lexical / max(max_lexical, 1.0)
+                + 0.25 * c.wijzer / max(max_wijzer, 0.6)
+                + 0.25 * clamp((c.similarity - floor) / similarity_span)
+            ),
+            4,
+        )
+        for c in pool
+    }
 
 
-def _matched_problem_areas(product: Product, query: str) -> list[str]:
+def _matched_problem_areas(product: Product, own_words: set[str], synonyms: set[str]) -> list[str]:
     """The product's problem areas the situation mentions: the specialist's own words first, then synonyms."""
-    own = _prefixes(query)
-    synonyms = _prefixes(" ".join(expansion_terms(query))) - own
     matched_own, matched_synonym = [], []
     for tag in product.problem_areas:
         tag_prefixes = _prefixes(tag)
-        if tag_prefixes & own:
+        if tag_prefixes & own_words:
             matched_own.append(tag)
         elif tag_prefixes & synonyms:
             matched_synonym.append(tag)

@@ -6,7 +6,7 @@ from django.core.management.base import BaseCommand, CommandError
 
 from search.answers import guideline_answer
 from search.pipeline.run import SearchInputError
-from search.serializers import citation_json
+from search.serializers import answer_json
 
 
 class Command(BaseCommand):
@@ -29,13 +29,3 @@ class Command(BaseCommand):
         for number, citation in enumerate(data["citations"], start=1):
             self.stdout.write(f"[{number}] {citation['document_title']} — {citation['section']} (passage {citation['chunk_id']})")
 
-
-def answer_json(answer) -> dict:
-    return {
-        "question": answer.question,
-        "answer": answer.answer,
-        "generated": answer.generated,
-        "fallback_reason": answer.fallback_reason,
-        "citations": [citation_json(c, with_quote=True) for c in answer.citations],
-        "timings_ms": answer.timings_ms,
-    }

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
-from embeddings.encoder import _cached_query_embedding
+from embeddings.encoder import query_cache_clear
 from search.evaluation import DEFAULT_QUERIES, STAGES, EvaluationInputError, judged_queries_read, percentile
 from search.pipeline.run import MODES, SearchRequest, search_run
 
@@ -35,7 +35,7 @@ class Command(BaseCommand):
         timings = {stage: [] for stage in ("context", *STAGES)}
         started = time.perf_counter()
         for _ in range(options["rounds"]):
-            _cached_query_embedding.cache_clear()
+            query_cache_clear()
             for query in queries:
                 outcome = search_run(SearchRequest(query=query, mode=options["mode"]))
                 for stage in timings:
