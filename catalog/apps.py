@@ -7,3 +7,9 @@ class CatalogConfig(AppConfig):
 
     def ready(self) -> None:
         from catalog import signals  # noqa: F401  (connects the URL-check receivers)
+        from lexical.vocabulary import vocabulary_source_register
+
+        vocabulary_source_register(
+            "catalog",
+            "SELECT name || ' ' || array_to_string(problem_areas, ' ') || ' ' || description FROM catalog_product WHERE is_active",
+        )

@@ -17,6 +17,8 @@ from catalog.models import Product
 from embeddings.encoder import embed_documents, source_hash
 from guidelines.models import GuidelineChunk, InterventionMapping
 from guidelines.services import chunk_text_for_embedding
+from lexical.terms import index_terms
+from lexical.vocabulary import vocabulary_clear
 
 logger = logging.getLogger(__name__)
 
@@ -33,29 +35,30 @@ def product_embedding_text(product: Product) -> str:
 
 
 def product_index_refresh(*, product_ids: Iterable[int] | None = None, force: bool = False) -> int:
-    """Recompute embedding and full-text vector of the given (default: all) products; returns how many changed."""
+    """Recompute full-text vectors, and embeddings where their source changed, of the given (default: all)
+    products; returns how many embeddings changed."""
+    vocabulary_clear()
     products = Product.objects.prefetch_related("intervention_mappings").order_by("id")
     if product_ids is not None:
         products = products.filter(id__in=list(product_ids))
+    products = list(products)
     stale: list[tuple[Product, str, str]] = []
     for product in products:
         text = product_embedding_text(product)
         fingerprint = source_hash(text)
         if force or product.embedding is None or product.embedding_source_hash != fingerprint:
             stale.append((product, text, fingerprint))
-    if not stale:
-        return 0
     vectors = embed_documents([text for _, text, _ in stale])
     now = timezone.now()
     with transaction.atomic():
+        for product in products:
+            Product.objects.filter(id=product.id).update(search_vector=_product_search_vector(product))
         for (product, _, fingerprint), vector in zip(stale, vectors, strict=True):
             Product.objects.filter(id=product.id).update(
-                embedding=vector.tolist(),
-                embedding_source_hash=fingerprint,
-                embedded_at=now,
-                search_vector=_product_search_vector(product),
+                embedding=vector.tolist(), embedding_source_hash=fingerprint, embedded_at=now
             )
-    logger.info("refreshed the search index of %d product(s)", len(stale))
+    if stale:
+        logger.info("refreshed the embeddings of %d product(s)", len(stale))
     return len(stale)
 
 
@@ -65,8 +68,8 @@ def _product_search_vector(product: Product):
     body = " ".join([product.description] + [m.problem_statement for m in mappings])
     return (
         SearchVector(Value(product.name), weight="A", config="dutch")
-        + SearchVector(Value(tags), weight="B", config="dutch")
-        + SearchVector(Value(body), weight="C", config="dutch")
+        + SearchVector(Value(f"{tags} {index_terms(product.name, tags)}"), weight="B", config="dutch")
+        + SearchVector(Value(f"{body} {index_terms(body)}"), weight="C", config="dutch")
     )
 
 
@@ -78,13 +81,14 @@ def mapping_index_refresh(*, mapping_ids: Iterable[int] | None = None, only_miss
     if only_missing:
         mappings = mappings.filter(embedding__isnull=True)
     mappings = list(mappings)
+    vocabulary_clear()
     texts = [f"{m.problem_statement} {m.intervention_type}. {', '.join(m.keywords)}" for m in mappings]
     vectors = embed_documents(texts)
     with transaction.atomic():
         for mapping, text, vector in zip(mappings, texts, vectors, strict=True):
             InterventionMapping.objects.filter(id=mapping.id).update(
                 embedding=vector.tolist(),
-                search_vector=SearchVector(Value(text), config="dutch"),
+                search_vector=SearchVector(Value(f"{text} {index_terms(text)}"), config="dutch"),
             )
     return len(mappings)
 

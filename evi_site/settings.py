@@ -157,15 +157,18 @@ FEEDBACK_LEARNING_ENABLED = env_bool("FEEDBACK_LEARNING_ENABLED", True)
 
 # --- Search thresholds, calibrated per embedding backend on the judged set (see README) ---
 _THRESHOLDS = {
-    "local": {"floor": 0.12, "weak_floor": 0.06, "citation": 0.60, "query_similarity": 0.25, "answer": 0.25},
+    "local": {"floor": 0.12, "weak_floor": 0.06, "citation": 0.60, "query_similarity": 0.15, "answer": 0.25},
     "openai": {"floor": 0.30, "weak_floor": 0.20, "citation": 0.65, "query_similarity": 0.40, "answer": 0.35},
 }[EMBEDDING_BACKEND]
 SEARCH_SIMILARITY_FLOOR = env_float("SEARCH_SIMILARITY_FLOOR", _THRESHOLDS["floor"], minimum=-1, maximum=1)
 SEARCH_WEAK_FLOOR = env_float("SEARCH_WEAK_FLOOR", _THRESHOLDS["weak_floor"], minimum=-1, maximum=1)
-SEARCH_LEXICAL_FLOOR = env_float("SEARCH_LEXICAL_FLOOR", 0.35, minimum=0, maximum=100)
-# A query is about occupational health when some product matches it this well by words or by meaning;
-# otherwise (gibberish, a recipe question) it gets no products at all rather than three random ones.
-SEARCH_QUERY_MIN_LEXICAL = env_float("SEARCH_QUERY_MIN_LEXICAL", 0.8, minimum=0, maximum=100)
+# Lexical thresholds are shares of the query's IDF mass that a product matches (lexical.sql), so they
+# hold for one word and for a long situation alike.
+SEARCH_LEXICAL_FLOOR = env_float("SEARCH_LEXICAL_FLOOR", 0.15, minimum=0, maximum=1)
+# A query is about occupational health when some product or wijzer line covers this much of it by
+# words, or matches it this well by meaning; otherwise (gibberish, a recipe question) it gets no
+# products at all rather than three random ones.
+SEARCH_QUERY_MIN_COVERAGE = env_float("SEARCH_QUERY_MIN_COVERAGE", 0.4, minimum=0, maximum=1)
 SEARCH_QUERY_MIN_SIMILARITY = env_float("SEARCH_QUERY_MIN_SIMILARITY", _THRESHOLDS["query_similarity"], minimum=-1, maximum=1)
 SEARCH_STAGE2_POOL = env_int("SEARCH_STAGE2_POOL", 15, minimum=3, maximum=200)
 CITATION_MIN_SCORE = env_float("CITATION_MIN_SCORE", _THRESHOLDS["citation"], minimum=0, maximum=1)

@@ -19,7 +19,7 @@ from embeddings.encoder import embed_query
 from search.pipeline.llm_client import LLMError, chat_json, llm_configured
 from search.pipeline.retrieval import RRF_K, vector_literal
 from search.pipeline.run import validate_query
-from search.pipeline.thesaurus import expand_for_lexical
+from lexical.thesaurus import expand_for_lexical
 from search.pipeline.types import CitedChunk
 
 logger = logging.getLogger(__name__)

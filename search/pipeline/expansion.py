@@ -9,23 +9,24 @@ from django.conf import settings
 from django.db import connection
 
 from embeddings.encoder import embed_query
-from search.pipeline.retrieval import vector_literal
-from search.pipeline.thesaurus import expand_for_lexical
+from lexical.sql import TERMS_CTE, bm25_cte
+from lexical.terms import query_terms
+from search.pipeline.retrieval import MAPPING_FIELDS, vector_literal
 
 logger = logging.getLogger(__name__)
 
 MAX_MAPPINGS = 3
 
-_MAPPINGS_SQL = """
-SELECT m.problem_statement, m.intervention_type, m.keywords,
-       1 - (m.embedding <=> %(vec)s::vector) AS similarity,
-       ts_rank(m.search_vector, q.query) AS lexical
-FROM guidelines_interventionmapping m,
-     (SELECT to_tsquery('simple', coalesce(string_agg(quote_literal(lexeme) || ':*', ' | '), '')) AS query
-      FROM unnest(to_tsvector('dutch', %(text)s)) WHERE length(lexeme) >= 3) q
+_MAPPINGS_SQL = f"""
+WITH
+{TERMS_CTE},
+{bm25_cte("mapping_lexical", table="guidelines_interventionmapping", weights=MAPPING_FIELDS)}
+SELECT m.problem_statement, m.intervention_type, m.keywords
+FROM guidelines_interventionmapping m
+LEFT JOIN mapping_lexical ml ON ml.id = m.id
 WHERE m.embedding IS NOT NULL
-  AND (1 - (m.embedding <=> %(vec)s::vector) >= %(floor)s OR m.search_vector @@ q.query)
-ORDER BY (1 - (m.embedding <=> %(vec)s::vector)) + ts_rank(m.search_vector, q.query) DESC
+  AND (1 - (m.embedding <=> %(vec)s::vector) >= %(floor)s OR ml.coverage >= %(coverage)s)
+ORDER BY (1 - (m.embedding <=> %(vec)s::vector)) + coalesce(ml.coverage, 0) DESC
 LIMIT %(limit)s
 """
 
@@ -42,7 +43,13 @@ def matching_mappings(query: str, vector: np.ndarray) -> list[tuple[str, str, li
     with connection.cursor() as cursor:
         cursor.execute(
             _MAPPINGS_SQL,
-            {"vec": vector_literal(vector), "text": expand_for_lexical(query), "floor": settings.SEARCH_SIMILARITY_FLOOR * 2, "limit": MAX_MAPPINGS},
+            {
+                **query_terms(query).params(),
+                "vec": vector_literal(vector),
+                "floor": settings.SEARCH_SIMILARITY_FLOOR * 2,
+                "coverage": settings.SEARCH_LEXICAL_FLOOR,
+                "limit": MAX_MAPPINGS,
+            },
         )
         return [(row[0], row[1], row[2]) for row in cursor.fetchall()]
 

@@ -2,12 +2,11 @@
 
 Three ranked lists come back from a single statement:
 - vector: cosine kNN over product embeddings, ordered by distance with a LIMIT so HNSW is used;
-- lexical: Dutch full-text over name, problem areas, description and linked wijzer lines. Each
-  stemmed query word is prefix-matched and weighted by its inverse document frequency, because
-  plain `ts_rank` has no IDF and a long situation ("medewerker … weken ziek") would otherwise
-  rank on its most common words; OR semantics because a specialist's sentence never matches a
-  product in every word;
+- lexical: BM25F over the Dutch tsvector of name (A), problem areas (B) and description plus linked
+  wijzer lines (C), with compound parts and thesaurus words at lower weight (see lexical.sql);
+  OR semantics, because a specialist's sentence never matches a product in every word;
 - wijzer: products linked to the interventiewijzer lines that match the situation best.
+Each lexical match also reports its coverage of the query (the in-domain gate, search.pipeline.run).
 Fusion (RRF or a weighted blend) happens in Python on those numbers; see `fuse`.
 """
 
@@ -17,62 +16,29 @@ import numpy as np
 from django.conf import settings
 from django.db import connection
 
-RRF_K = 60
-EXPANSION_WEIGHT = 0.5
+from lexical.sql import TERMS_CTE, FieldWeights, bm25_cte
+from lexical.terms import QueryTerms
 
-_SQL = """
+RRF_K = 60
+PRODUCT_FIELDS = FieldWeights(a=3.0, b=2.0, c=1.0)  # a word in the name or a problem area says more than one in the description
+MAPPING_FIELDS = FieldWeights(a=1.0, b=1.0)
+
+_SQL = f"""
 WITH
-own AS (
-    SELECT DISTINCT lexeme FROM unnest(to_tsvector('dutch', %(text)s)) WHERE length(lexeme) >= 3
-),
-qlex AS (
-    SELECT lexeme, 1.0 AS weight FROM own
-    UNION ALL
-    SELECT DISTINCT lexeme, %(expansion_weight)s FROM unnest(to_tsvector('dutch', %(expansion)s))
-    WHERE length(lexeme) >= 3 AND lexeme NOT IN (SELECT lexeme FROM own)
-),
-terms AS MATERIALIZED (
-    SELECT lexeme, weight, to_tsquery('simple', quote_literal(lexeme) || ':*') AS tq FROM qlex
-),
-product_df AS MATERIALIZED (
-    SELECT t.lexeme, t.weight, t.tq, count(p.id) AS df
-    FROM terms t LEFT JOIN catalog_product p ON p.is_active AND p.search_vector @@ t.tq
-    GROUP BY t.lexeme, t.weight, t.tq
-),
-product_total AS MATERIALIZED (SELECT greatest(count(*), 1)::float AS n FROM catalog_product WHERE is_active),
-lexical AS (
-    SELECT p.id, sum(d.weight * ln(1 + (pt.n - d.df + 0.5) / (d.df + 0.5)) * ts_rank(p.search_vector, d.tq)) AS score,
-           count(*) AS matched_terms
-    FROM product_df d
-    JOIN catalog_product p ON p.is_active AND p.search_vector @@ d.tq
-    CROSS JOIN product_total pt
-    WHERE d.df > 0
-    GROUP BY p.id
-),
+{TERMS_CTE},
+{bm25_cte("lexical", table="catalog_product", weights=PRODUCT_FIELDS, where="x.is_active")},
+{bm25_cte("mapping_lexical", table="guidelines_interventionmapping", weights=MAPPING_FIELDS)},
 vector AS (
     SELECT id FROM catalog_product
     WHERE is_active AND embedding IS NOT NULL
     ORDER BY embedding <=> %(vec)s::vector
     LIMIT %(limit)s
 ),
-mapping_df AS MATERIALIZED (
-    SELECT t.lexeme, t.weight, t.tq, count(m.id) AS df
-    FROM terms t LEFT JOIN guidelines_interventionmapping m ON m.search_vector @@ t.tq
-    GROUP BY t.lexeme, t.weight, t.tq
-),
-mapping_total AS MATERIALIZED (SELECT greatest(count(*), 1)::float AS n FROM guidelines_interventionmapping),
-mapping_lexical AS (
-    SELECT m.id, sum(d.weight * ln(1 + (mt.n - d.df + 0.5) / (d.df + 0.5)) * ts_rank(m.search_vector, d.tq)) AS score
-    FROM mapping_df d
-    JOIN guidelines_interventionmapping m ON m.search_vector @@ d.tq
-    CROSS JOIN mapping_total mt
-    WHERE d.df > 0
-    GROUP BY m.id
-),
 mapping_scored AS (
     SELECT m.id,
            1 - (m.embedding <=> %(vec)s::vector) AS similarity,
-           coalesce(ml.score, 0) AS lexical
+           coalesce(ml.score, 0) AS lexical,
+           coalesce(ml.coverage, 0) AS coverage
     FROM guidelines_interventionmapping m
     LEFT JOIN mapping_lexical ml ON ml.id = m.id
     WHERE m.embedding IS NOT NULL
@@ -80,7 +46,8 @@ mapping_scored AS (
 wijzer AS (
     SELECT mp.product_id AS id,
            max(ms.similarity) AS similarity,
-           max(ms.lexical) AS lexical
+           max(ms.lexical) AS lexical,
+           max(ms.coverage) AS coverage
     FROM mapping_scored ms
     JOIN guidelines_interventionmapping_products mp ON mp.interventionmapping_id = ms.id
     GROUP BY mp.product_id
@@ -92,8 +59,10 @@ SELECT p.id, p.name,
        CASE WHEN p.embedding IS NULL THEN 0 ELSE 1 - (p.embedding <=> %(vec)s::vector) END AS similarity,
        coalesce(l.score, 0) AS lexical,
        coalesce(l.matched_terms, 0) AS matched_terms,
+       coalesce(l.coverage, 0) AS coverage,
        coalesce(w.similarity, 0) AS wijzer_similarity,
-       coalesce(w.lexical, 0) AS wijzer_lexical
+       coalesce(w.lexical, 0) AS wijzer_lexical,
+       coalesce(w.coverage, 0) AS wijzer_coverage
 FROM candidate_ids c
 JOIN catalog_product p ON p.id = c.id AND p.is_active
 LEFT JOIN lexical l ON l.id = p.id
@@ -107,27 +76,29 @@ class Candidate:
     similarity: float
     lexical: float
     matched_terms: int
+    coverage: float
     wijzer_similarity: float
     wijzer_lexical: float
+    wijzer_coverage: float
     fused: float = 0.0
     name: str = ""
 
     @property
     def wijzer(self) -> float:
         """How strongly an interventiewijzer line that points to this product matches the situation."""
-        return max(0.0, self.wijzer_similarity) + 0.5 * min(self.wijzer_lexical, 2.0)
+        return max(0.0, self.wijzer_similarity) + 0.5 * self.wijzer_coverage
 
 
-def candidates_fetch(*, text: str, vector: np.ndarray, limit: int, expansion: str = "") -> list[Candidate]:
-    """All products any of the three routes found, with their raw scores (not yet floored or fused).
-
-    `expansion` holds thesaurus words; they count for EXPANSION_WEIGHT of the specialist's own words.
-    """
-    params = {"text": text, "expansion": expansion, "expansion_weight": EXPANSION_WEIGHT, "vec": vector_literal(vector), "limit": limit}
+def candidates_fetch(*, terms: QueryTerms, vector: np.ndarray, limit: int) -> list[Candidate]:
+    """All products any of the three routes found, with their raw scores (not yet floored or fused)."""
+    params = {**terms.params(), "vec": vector_literal(vector), "limit": limit}
     with connection.cursor() as cursor:
         cursor.execute(_SQL, params)
         rows = cursor.fetchall()
-    return [Candidate(int(r[0]), float(r[2]), float(r[3]), int(r[4]), float(r[5]), float(r[6]), name=r[1]) for r in rows]
+    return [
+        Candidate(int(r[0]), float(r[2]), float(r[3]), int(r[4]), float(r[5]), float(r[6]), float(r[7]), float(r[8]), name=r[1])
+        for r in rows
+    ]
 
 
 def vector_literal(vector: np.ndarray) -> str:

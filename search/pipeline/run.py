@@ -18,7 +18,8 @@ from search.pipeline.evidence import choose_citations, evidence_for_products, ev
 from search.pipeline.feedback import feedback_multipliers
 from search.pipeline.ranking import select_ranker
 from search.pipeline.retrieval import Candidate, candidates_fetch, fuse
-from search.pipeline.thesaurus import expansion_terms
+from lexical.terms import QueryTerms, query_terms
+from lexical.thesaurus import expansion_terms
 from search.pipeline.types import CitedChunk, Scored, clamp
 
 logger = logging.getLogger(__name__)
@@ -108,14 +109,16 @@ def search_run(request: SearchRequest) -> SearchOutcome:
 
     outcome = SearchOutcome(query=query, mode=request.mode, context=context)
     tick = time.perf_counter()
-    candidates, names, in_domain = _stage1(query, vector, floor=settings.SEARCH_SIMILARITY_FLOOR)
+    candidates, names, in_domain = _stage1(query_terms(query), vector, floor=settings.SEARCH_SIMILARITY_FLOOR)
     outcome.candidate_count = len(candidates)
     if in_domain and len(candidates) < 3 and request.mode != "vector":
         expanded = expansion.expand_weak_query(query, vector)
         if expanded.vector is not None:
             outcome.expanded, outcome.hyde_used = expanded.wijzer_used, expanded.hyde_used
             vector = expanded.vector
-            more, more_names, _ = _stage1(expanded.text, vector, floor=settings.SEARCH_WEAK_FLOOR)
+            more, more_names, _ = _stage1(
+                query_terms(query, extra=expanded.text), vector, floor=settings.SEARCH_WEAK_FLOOR
+            )
             names.update(more_names)
             candidates = _merge(candidates, more)
     outcome.canonical_count = len(candidates)
@@ -173,18 +176,17 @@ def search_run(request: SearchRequest) -> SearchOutcome:
     return outcome
 
 
-def _stage1(text: str, vector: np.ndarray, *, floor: float) -> tuple[list[Candidate], dict[int, str], bool]:
+def _stage1(terms: QueryTerms, vector: np.ndarray, *, floor: float) -> tuple[list[Candidate], dict[int, str], bool]:
     """Floored, fused, canonical candidates, and whether the query is about this domain at all."""
-    raw = candidates_fetch(text=text, expansion=" ".join(expansion_terms(text)), vector=vector, limit=settings.SEARCH_CANDIDATES)
+    raw = candidates_fetch(terms=terms, vector=vector, limit=settings.SEARCH_CANDIDATES)
     in_domain = any(
-        c.lexical >= settings.SEARCH_QUERY_MIN_LEXICAL or c.similarity >= settings.SEARCH_QUERY_MIN_SIMILARITY for c in raw
+        max(c.coverage, c.wijzer_coverage) >= settings.SEARCH_QUERY_MIN_COVERAGE
+        or c.similarity >= settings.SEARCH_QUERY_MIN_SIMILARITY
+        for c in raw
     )
     if not in_domain:
         return [], {}, False
-    kept = [
-        c for c in raw
-        if c.similarity >= floor or c.lexical >= settings.SEARCH_LEXICAL_FLOOR
-    ]
+    kept = [c for c in raw if c.similarity >= floor or c.coverage >= settings.SEARCH_LEXICAL_FLOOR]
     names = {c.product_id: c.name for c in kept}
     fused = fuse(kept, method=settings.SEARCH_FUSION)
     return canonicalise(fused, names)[: settings.SEARCH_CANDIDATES], names, True

@@ -12,7 +12,14 @@ from catalog.services import ProductImportError, product_import
 from embeddings.services import mapping_index_refresh, product_index_refresh
 from embeddings.signals import indexing_suspended
 from guidelines.models import GuidelineChunk, GuidelineDocument, InterventionMapping
-from guidelines.services import IngestionError, MappingImportError, document_ingest, guideline_file_read, mapping_import
+from guidelines.services import (
+    IngestionError,
+    MappingImportError,
+    chunk_terms_refresh,
+    document_ingest,
+    guideline_file_read,
+    mapping_import,
+)
 
 PRODUCTS_FILE = settings.BASE_DIR / "catalog" / "demo" / "products.json"
 WIJZER_FILE = settings.BASE_DIR / "guidelines" / "demo" / "wijzer.json"
@@ -55,6 +62,7 @@ class Command(BaseCommand):
         mapping_index_refresh(mapping_ids=mappings.changed_mapping_ids)
         mapping_index_refresh(only_missing=True)
         reindexed = product_index_refresh()
+        chunk_terms_refresh()  # the vocabulary is complete only now
 
         self.stdout.write(
             f"Producten: {Product.objects.count()} ({len(products.created)} nieuw, {len(products.updated)} bijgewerkt, "

@@ -2,7 +2,7 @@
 
 Specialists write "gokt", "geldproblemen", "afvallen"; the catalog says "gokverslaving",
 "schulden", "overgewicht". Dutch stemming cannot bridge compounds and synonyms, so a curated
-thesaurus (search/pipeline/thesaurus.json, plain data an admin can extend) adds the catalog's
+thesaurus (lexical/thesaurus.json, plain data an admin can extend) adds the catalog's
 words to the full-text query. The embedding still sees only what the specialist typed.
 """
 
@@ -40,3 +40,9 @@ def _expansions(text: str) -> tuple[str, ...]:
 def expansion_terms(text: str) -> list[str]:
     """Catalog words for the thesaurus entries the text mentions (cached: one scan per distinct text)."""
     return list(_expansions(text))
+
+
+@functools.cache
+def thesaurus_words() -> frozenset[str]:
+    """Every catalog word the thesaurus can add: part of the compound vocabulary."""
+    return frozenset(word for _, add in _entries() for word in re.findall(r"[a-zà-ÿ]+", add.lower()))

@@ -1,0 +1,56 @@
+"""Weighted query terms and index-side compound parts: what the full-text side of every search matches on.
+
+A specialist's own words weigh most; compound parts of those words and thesaurus words weigh
+less (they widen the match without outweighing what was typed).
+"""
+
+from dataclasses import dataclass
+
+from lexical.compounds import words_of
+from lexical.thesaurus import expansion_terms
+from lexical.vocabulary import decompounder
+
+OWN_WEIGHT = 1.0
+COMPOUND_PART_WEIGHT = 0.5
+SYNONYM_WEIGHT = 0.5
+
+
+@dataclass(frozen=True)
+class QueryTerms:
+    words: tuple[str, ...]
+    weights: tuple[float, ...]
+
+    def params(self) -> dict[str, list]:
+        """The SQL parameters of lexical.sql.TERMS_CTE."""
+        return {"term_words": list(self.words), "term_weights": list(self.weights)}
+
+
+def query_terms(text: str, *, synonyms: bool = True, extra: str = "", extra_weight: float = SYNONYM_WEIGHT) -> QueryTerms:
+    """The text's words (weight 1), their compound parts and thesaurus words (lower weights).
+
+    `extra` is more text to match at `extra_weight`, e.g. the wijzer lines of a widened weak query.
+    """
+    splitter = decompounder()
+    weighted: dict[str, float] = {}
+
+    def add(word: str, weight: float) -> None:
+        if weight > weighted.get(word, 0.0):
+            weighted[word] = weight
+
+    def add_text(source: str, weight: float) -> None:
+        for word in words_of(source):
+            add(word, weight)
+            for part in splitter.parts(word):
+                add(part, weight * COMPOUND_PART_WEIGHT)
+
+    add_text(text, OWN_WEIGHT)
+    if synonyms:
+        add_text(" ".join(expansion_terms(text)), SYNONYM_WEIGHT)
+    if extra:
+        add_text(extra, extra_weight)
+    return QueryTerms(tuple(weighted), tuple(weighted.values()))
+
+
+def index_terms(*texts: str) -> str:
+    """The compound parts of the words in the texts, for the index side ("thuiswerkplek" → thuis werk plek werkplek)."""
+    return " ".join(decompounder().expand(" ".join(texts)))
