@@ -17,13 +17,13 @@ URL_STATUS_COLOURS = {
 @admin.register(Product)
 class ProductAdmin(admin.ModelAdmin):
     list_display = ("name", "category", "phase", "audience", "url_status_badge", "url_checked_at", "url_http_status", "url_failure_count", "is_indexed", "is_active", "updated_at")
-    list_filter = ("category", "phase", "audience", "url_status", "delivery", "is_active")
+    list_filter = ("category", "phase", "audience", "url_status", "delivery", "is_active", "is_first_step")
     search_fields = ("name", "description", "problem_areas")
     prepopulated_fields = {"slug": ("name",)}
     readonly_fields = ("url_status", "url_checked_at", "url_http_status", "url_final_url", "url_failure_count", "url_error", "embedded_at", "is_indexed", "created_at", "updated_at")
     actions = ["reindex_selected", "validate_urls_selected"]
     fieldsets = (
-        (None, {"fields": ("name", "slug", "portal_id", "is_active", "description")}),
+        (None, {"fields": ("name", "slug", "portal_id", "is_active", "is_first_step", "description")}),
         ("Indeling", {"fields": ("category", "phase", "audience", "problem_areas", "absence_weeks_min", "absence_weeks_max", "target_roles", "sectors")}),
         ("Uitvoering", {"fields": ("delivery", "typical_duration", "time_to_start_days", "price_text")}),
         ("Voordelen", {"fields": ("benefits_employee", "benefits_employer")}),

@@ -89,6 +89,12 @@ class Product(models.Model):
     url_check_started_at = models.DateTimeField(null=True, blank=True, editable=False)
 
     is_active = models.BooleanField("actief", default=True)
+    is_first_step = models.BooleanField(
+        "breed eerste stap",
+        default=False,
+        help_text="Een veilige, brede eerste stap (zoals een vroegconsult of spreekuur) die het advies aanvult "
+        "wanneer een situatie te weinig specifieke interventies oplevert.",
+    )
 
     embedding = VectorField(dimensions=EMBEDDING_DIMENSIONS, null=True, blank=True, editable=False)
     embedding_source_hash = models.CharField(max_length=64, blank=True, editable=False)

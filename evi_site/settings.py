@@ -157,8 +157,8 @@ FEEDBACK_LEARNING_ENABLED = env_bool("FEEDBACK_LEARNING_ENABLED", True)
 
 # --- Search thresholds, calibrated per embedding backend on the judged set (see README) ---
 _THRESHOLDS = {
-    "local": {"floor": 0.12, "weak_floor": 0.06, "citation": 0.60, "query_similarity": 0.15, "answer": 0.25},
-    "openai": {"floor": 0.30, "weak_floor": 0.20, "citation": 0.65, "query_similarity": 0.40, "answer": 0.35},
+    "local": {"floor": 0.12, "weak_floor": 0.06, "citation": 0.60, "query_similarity": 0.15, "strong_similarity": 0.25, "answer": 0.25},
+    "openai": {"floor": 0.30, "weak_floor": 0.20, "citation": 0.65, "query_similarity": 0.40, "strong_similarity": 0.45, "answer": 0.35},
 }[EMBEDDING_BACKEND]
 SEARCH_SIMILARITY_FLOOR = env_float("SEARCH_SIMILARITY_FLOOR", _THRESHOLDS["floor"], minimum=-1, maximum=1)
 SEARCH_WEAK_FLOOR = env_float("SEARCH_WEAK_FLOOR", _THRESHOLDS["weak_floor"], minimum=-1, maximum=1)
@@ -170,9 +170,15 @@ SEARCH_LEXICAL_FLOOR = env_float("SEARCH_LEXICAL_FLOOR", 0.15, minimum=0, maximu
 # products at all rather than three random ones.
 SEARCH_QUERY_MIN_COVERAGE = env_float("SEARCH_QUERY_MIN_COVERAGE", 0.4, minimum=0, maximum=1)
 SEARCH_QUERY_MIN_SIMILARITY = env_float("SEARCH_QUERY_MIN_SIMILARITY", _THRESHOLDS["query_similarity"], minimum=-1, maximum=1)
+# A candidate this close in meaning counts as evidence of its own; with fewer than 3 such (or
+# lexically covering) products, the broad first steps of the catalog complete the advice.
+SEARCH_STRONG_SIMILARITY = env_float("SEARCH_STRONG_SIMILARITY", _THRESHOLDS["strong_similarity"], minimum=-1, maximum=1)
 SEARCH_STAGE2_POOL = env_int("SEARCH_STAGE2_POOL", 15, minimum=3, maximum=200)
 CITATION_MIN_SCORE = env_float("CITATION_MIN_SCORE", _THRESHOLDS["citation"], minimum=0, maximum=1)
+# A guideline question is answered when a passage covers this share of its words (BM25F, lexical.sql)
+# or is this close in meaning; otherwise the answer abstains (calibrated on search/eval: README).
 ANSWER_MIN_SIMILARITY = env_float("ANSWER_MIN_SIMILARITY", _THRESHOLDS["answer"], minimum=-1, maximum=1)
+ANSWER_MIN_COVERAGE = env_float("ANSWER_MIN_COVERAGE", 0.6, minimum=0, maximum=1)
 SEARCH_CANDIDATES = env_int("SEARCH_CANDIDATES", 50, minimum=5, maximum=200)
 # Measured on both judged sets (README): blend has the better nDCG@3 in hybrid mode; two-stage is equal.
 SEARCH_FUSION = env_choice("SEARCH_FUSION", "blend", ("rrf", "blend"))

@@ -42,14 +42,9 @@ class GuidelineChunk(models.Model):
     token_count = models.PositiveIntegerField("tokens", default=0)
     content_hash = models.CharField(max_length=64)
     embedding = VectorField(dimensions=EMBEDDING_DIMENSIONS, null=True, blank=True, editable=False)
-    # Filled at indexing (guidelines.services.chunk_terms_refresh): the document title next to the
-    # section path, so a question naming the law matches its articles (BM25F field A), and the
-    # compound parts of heading and text, so "werkplek" finds "thuiswerkplek" (lexical.compounds).
-    heading_terms = models.TextField(blank=True, default="", editable=False)
-    content_terms = models.TextField(blank=True, default="", editable=False)
     search_vector = models.GeneratedField(
-        expression=SearchVector("section_path", "heading_terms", weight="A", config="dutch")
-        + SearchVector("content", "content_terms", weight="B", config="dutch"),
+        expression=SearchVector("section_path", weight="A", config="dutch")
+        + SearchVector("content", weight="B", config="dutch"),
         output_field=SearchVectorField(),
         db_persist=True,
     )

@@ -4,8 +4,7 @@ Real law texts (see the corpus README) arrive messy: `### Artikel  3`, `###Artik
 titles in a `####` line *before* the article heading (Arbowet) or *after* it (Arbobesluit),
 bare-number sections in policy rules, `<meta>` lines, `<sup>` footnotes and relative links.
 We therefore classify headings by what they say, not by their `#` level: structural headings
-(Hoofdstuk, Afdeling, Titel N, §, Paragraaf, Artikel, Bijlage, a bare number) get fixed ranks, a
-numbered heading ("2.3 Taakinhoud") ranks by its depth; a
+(Hoofdstuk, Afdeling, Titel N, §, Paragraaf, Artikel, Bijlage, a bare number) get fixed ranks; a
 text heading directly attached to a structural heading becomes its title; any other text heading
 is a subsection ranked by its Markdown level.
 """
@@ -27,9 +26,6 @@ _STRUCTURAL = re.compile(
     re.IGNORECASE,
 )
 _BARE_NUMBER = re.compile(r"^(?P<number>[0-9]+|[IVXLC]+)\.?$")
-# "3 Inrichting van de werkplek", "2.3 Taakinhoud": a numbered section whose depth is its rank, so a
-# numbered heading after an article closes that article instead of nesting under it.
-_NUMBERED = re.compile(r"^(?P<number>[0-9]+(?:\.[0-9]+)*)\.?\s+(?P<title>[^\W\d].*)$")
 _APPENDIX = re.compile(r"^Bijlage\b\s*(?P<rest>.*)$", re.IGNORECASE)
 _KIND_RANK = {"bijlage": 1, "hoofdstuk": 1, "afdeling": 2, "titel": 2, "nummer": 2, "paragraaf": 3, "§": 3, "artikel": 4}
 _SUBSECTION_RANK_OFFSET = 4
@@ -112,10 +108,6 @@ def _structural_node(heading: str) -> _Node | None:
         )
     if _BARE_NUMBER.match(heading):
         return _Node(rank=_KIND_RANK["nummer"], label=heading.rstrip("."), structural=True)
-    numbered = _NUMBERED.match(heading)
-    if numbered:
-        depth = numbered.group("number").count(".") + 1
-        return _Node(rank=_KIND_RANK["nummer"] + depth - 1, label=heading, titled=True, structural=True)
     appendix = _APPENDIX.match(heading)
     if appendix:
         rest = appendix.group("rest").strip()

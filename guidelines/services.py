@@ -12,7 +12,6 @@ from catalog.models import Category, Product
 from embeddings.encoder import embed_documents
 from guidelines.models import GuidelineChunk, GuidelineDocument, InterventionMapping
 from guidelines.parsing import count_tokens, parse_sections
-from lexical.terms import index_terms
 
 logger = logging.getLogger(__name__)
 
@@ -117,7 +116,6 @@ def document_ingest(
                     token_count=count_tokens(section.text),
                     content_hash=hashlib.sha256(section.text.encode()).hexdigest(),
                     embedding=vector.tolist(),
-                    **chunk_terms(title, section.path, section.text),
                 )
                 for ordinal, (section, vector) in enumerate(zip(sections, vectors, strict=True), start=1)
             )
@@ -130,31 +128,6 @@ def document_ingest(
         )
     logger.info("ingested %r: %d chunks (%s)", title, len(sections), "new" if created else "replaced")
     return IngestResult(document, "aangemaakt" if created else "vervangen", len(sections))
-
-
-def chunk_terms(document_title: str, section_path: str, content: str) -> dict[str, str]:
-    """The extra full-text terms of a chunk: document title and compound parts (see GuidelineChunk.heading_terms)."""
-    return {
-        "heading_terms": f"{document_title} {index_terms(document_title, section_path)}".strip(),
-        "content_terms": index_terms(content),
-    }
-
-
-def chunk_terms_refresh(*, document_id: int | None = None) -> int:
-    """Recompute the extra full-text terms (after the vocabulary grew); returns how many chunks changed."""
-    chunks = GuidelineChunk.objects.select_related("document").only(
-        "id", "section_path", "content", "heading_terms", "content_terms", "document__title"
-    )
-    if document_id is not None:
-        chunks = chunks.filter(document_id=document_id)
-    changed = []
-    for chunk in chunks.iterator(chunk_size=500):
-        terms = chunk_terms(chunk.document.title, chunk.section_path, chunk.content)
-        if terms != {"heading_terms": chunk.heading_terms, "content_terms": chunk.content_terms}:
-            chunk.heading_terms, chunk.content_terms = terms["heading_terms"], terms["content_terms"]
-            changed.append(chunk)
-    GuidelineChunk.objects.bulk_update(changed, ["heading_terms", "content_terms"], batch_size=500)
-    return len(changed)
 
 
 def chunk_text_for_embedding(document_title: str, section_path: str, content: str) -> str:

@@ -94,15 +94,15 @@ class Decompounder:
         return None
 
     def _lone_head(self, word: str) -> tuple[str, ...]:
-        """The longest known head behind an unknown modifier of at least MIN_PART letters, and that modifier.
+        """The longest known head behind an unknown modifier of at least MIN_PART letters.
 
-        A long known head makes the split trustworthy, so "knieklachten" gives "knie" even when the
-        vocabulary has no "knie" of its own.
+        The modifier itself is not returned: without the vocabulary's word for it, it is as often a
+        prefix ("bege-leiding") as a word ("knie-klachten").
         """
         for start in range(MIN_PART, len(word) - MIN_LONE_HEAD + 1):
             head, modifier = word[start:], word[:start]
             if head in self.vocabulary and modifier not in NEVER_MODIFIERS:
-                return (modifier, head)
+                return (head,)
         return ()
 
     def expand(self, text: str) -> list[str]:

@@ -27,7 +27,7 @@ logger = logging.getLogger(__name__)
 PASSAGES = 4
 ORIGINAL_SOURCE_BOOST = 1.25
 MIN_CITATIONS = 2
-NO_ANSWER = "Ik heb in de richtlijnen geen passage gevonden die deze vraag beantwoordt. Formuleer de vraag anders of raadpleeg de bedrijfsarts."
+NO_ANSWER = "Geen passende richtlijn of wettekst gevonden voor deze vraag."
 _ARTICLE_MENTION = re.compile(r"\bartikel\s+([0-9IVX]+[a-z]?(?:[.:][0-9]+[a-z]?)*)", re.IGNORECASE)
 _SENTENCE = re.compile(r"(?<=[.;!?])\s+(?=[A-Z0-9(])")
 _STOP = {"werkgever", "werknemer", "moet", "moeten", "wordt", "worden", "welke", "wanneer", "binnen", "bij", "voor", "door", "deze", "zijn", "heeft", "hebben", "over", "naar"}

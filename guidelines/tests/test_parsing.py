@@ -1,5 +1,3 @@
-import re
-
 import pytest
 
 from guidelines.parsing import MAX_SECTION_WORDS, clean_inline, parse_sections
@@ -58,29 +56,3 @@ def test_it_drops_meta_lines_and_splits_long_articles_with_overlap():
     assert all(s.article == "3" and "<meta" not in s.text for s in sections)
     assert all(len(s.text.split()) <= MAX_SECTION_WORDS + 20 for s in sections)
     assert sections[0].text[-60:] in sections[1].text  # consecutive parts overlap
-
-
-def test_it_closes_an_article_at_the_next_numbered_heading():
-    text = (
-        "## 2 Onderbreking\n\nInleiding.\n\n### Artikel 5.8 — Onderbreking\n\nPauzes.\n\n"
-        "### 2.3 Taakinhoud\n\nAfwisseling.\n\n## 3 Inrichting van de werkplek\n\nWerkplek.\n\n### 3.2 Het beeldscherm\n\nScherm."
-    )
-    paths = [(s.path, s.article) for s in parse_sections(text)]
-    assert paths == [
-        ("2 Onderbreking", ""),
-        ("2 Onderbreking > Artikel 5.8 – Onderbreking", "5.8"),
-        ("2 Onderbreking > 2.3 Taakinhoud", ""),
-        ("3 Inrichting van de werkplek", ""),
-        ("3 Inrichting van de werkplek > 3.2 Het beeldscherm", ""),
-    ]
-
-
-@pytest.mark.parametrize("filename", ["arbobesluit_beeldschermwerk.md", "arbobesluit_fysieke_belasting.md", "arbowet_kernverplichtingen.md"])
-def test_it_never_nests_a_numbered_section_under_an_article_in_the_demo_corpus(filename):
-    from django.conf import settings
-
-    text = (settings.BASE_DIR / "guidelines" / "demo" / "corpus" / filename).read_text(encoding="utf-8")
-    sections = parse_sections(text)
-    nested = [s.path for s in sections if re.search(r"Artikel [^>]+ > \d", s.path)]
-    assert sections and nested == []
-    assert all(s.article == "" for s in sections if not re.search(r"Artikel [0-9.]+", s.path.split(" > ")[-1]))

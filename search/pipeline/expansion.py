@@ -25,7 +25,7 @@ SELECT m.problem_statement, m.intervention_type, m.keywords
 FROM guidelines_interventionmapping m
 LEFT JOIN mapping_lexical ml ON ml.id = m.id
 WHERE m.embedding IS NOT NULL
-  AND (1 - (m.embedding <=> %(vec)s::vector) >= %(floor)s OR ml.coverage >= %(coverage)s)
+  AND (1 - (m.embedding <=> %(vec)s::vector) >= %(floor)s OR ml.id IS NOT NULL)
 ORDER BY (1 - (m.embedding <=> %(vec)s::vector)) + coalesce(ml.coverage, 0) DESC
 LIMIT %(limit)s
 """
@@ -47,7 +47,6 @@ def matching_mappings(query: str, vector: np.ndarray) -> list[tuple[str, str, li
                 **query_terms(query).params(),
                 "vec": vector_literal(vector),
                 "floor": settings.SEARCH_SIMILARITY_FLOOR * 2,
-                "coverage": settings.SEARCH_LEXICAL_FLOOR,
                 "limit": MAX_MAPPINGS,
             },
         )

@@ -17,6 +17,7 @@ from search.pipeline.context import SituationContext, context_extract
 from search.pipeline.evidence import choose_citations, evidence_for_products, evidence_for_query
 from search.pipeline.feedback import feedback_multipliers
 from search.pipeline.ranking import select_ranker
+from search.pipeline.ranking.criteria import phase_suitability
 from search.pipeline.retrieval import Candidate, candidates_fetch, fuse
 from lexical.terms import QueryTerms, query_terms
 from lexical.thesaurus import expansion_terms
@@ -28,8 +29,15 @@ MAX_QUERY_LENGTH = 1000
 MAX_TOP_K = 5
 SIMILARITY_SPAN_MIN = 0.15  # keeps small cosine differences from looking like large relevance gaps
 GUIDELINE_STRENGTH_SPAN = 0.3  # a citation this far above the threshold counts as full backing
-FEW_RESULTS_NOTE = "Minder dan 3 relevante opties gevonden. Overweeg de situatie specifieker te beschrijven of neem contact op met een adviseur."
-NO_RESULTS_MESSAGE = "Geen producten gevonden die passen bij deze situatie. Hieronder staan de richtlijnpassages die er het dichtst bij liggen."
+# The seed's texts (FEAT-012), exactly: other tools match on them.
+FEW_RESULTS_NOTE = (
+    "Minder dan 3 relevante opties gevonden in product catalogus. "
+    "Overweeg bredere zoektermen of neem contact op met EVI specialist."
+)
+NO_RESULTS_MESSAGE = (
+    "Geen producten gevonden voor deze zoekopdracht. Neem contact op met een EVI specialist voor maatwerk advies."
+)
+MIN_QUALIFYING = 3
 MODES = ("two-stage", "hybrid", "vector")
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 
@@ -110,6 +118,7 @@ def search_run(request: SearchRequest) -> SearchOutcome:
     outcome = SearchOutcome(query=query, mode=request.mode, context=context)
     tick = time.perf_counter()
     candidates, names, in_domain = _stage1(query_terms(query), vector, floor=settings.SEARCH_SIMILARITY_FLOOR)
+    strong_ids = _strong_ids(candidates)
     outcome.candidate_count = len(candidates)
     if in_domain and len(candidates) < 3 and request.mode != "vector":
         expanded = expansion.expand_weak_query(query, vector)
@@ -121,10 +130,12 @@ def search_run(request: SearchRequest) -> SearchOutcome:
             )
             names.update(more_names)
             candidates = _merge(candidates, more)
+            strong_ids = _strong_ids(candidates)
     outcome.canonical_count = len(candidates)
     timings["stage1"] = _ms(tick)
 
     tick = time.perf_counter()
+    strong_count = len(strong_ids)
     pool = candidates if request.mode == "vector" else candidates[: settings.SEARCH_STAGE2_POOL]
     if request.mode == "vector":
         pool = sorted(pool, key=lambda c: c.similarity, reverse=True)
@@ -160,16 +171,22 @@ def search_run(request: SearchRequest) -> SearchOutcome:
         for item in scored:
             item.scores = {"impact": 0.0, "fit": 0.0, "guidelines": 0.0, "feasibility": 0.0}
             item.relevance = round(item.similarity if request.mode == "vector" else item.topical, 4)
-    outcome.recommendations = scored[: request.top_k]
+    # The pure-vector baseline has no notion of evidence strength.
+    strong = [item for item in scored if request.mode == "vector" or item.product.id in strong_ids]
+    if in_domain and len(strong) < MIN_QUALIFYING:
+        # Thin evidence for a question about work and health: what matched, then broad, safe first
+        # steps (an early consult, the company doctor's consultation hour) instead of weak guesses.
+        strong += first_steps(context, exclude={item.product.id for item in strong})
+    outcome.recommendations = strong[: request.top_k]
     outcome.workplace_suggestions = _workplace_suggestions(scored, outcome.recommendations, context)
     timings["stage2"] = _ms(tick)
 
     if not outcome.recommendations:
         outcome.message = NO_RESULTS_MESSAGE
         outcome.fallback_guidelines = [
-            c for c in evidence_for_query(vector=vector, limit=5) if c.score >= settings.CITATION_MIN_SCORE
+            c for c in evidence_for_query(vector=vector, limit=5) if c.score >= settings.ANSWER_MIN_SIMILARITY
         ][:3]
-    elif len(outcome.recommendations) < 3:
+    if outcome.recommendations and strong_count < MIN_QUALIFYING:
         outcome.note = FEW_RESULTS_NOTE
     timings["total"] = _ms(started)
     outcome.timings_ms = timings
@@ -190,6 +207,37 @@ def _stage1(terms: QueryTerms, vector: np.ndarray, *, floor: float) -> tuple[lis
     names = {c.product_id: c.name for c in kept}
     fused = fuse(kept, method=settings.SEARCH_FUSION)
     return canonicalise(fused, names)[: settings.SEARCH_CANDIDATES], names, True
+
+
+def _strong_ids(candidates: list[Candidate]) -> set[int]:
+    """Candidates that are evidence of their own: they match the query's words, or are close in meaning.
+
+    The similarity floor keeps loosely related products as candidates; when fewer than three
+    candidates are more than that ("migraine"), the advice is completed with broad first steps.
+    """
+    return {
+        c.product_id
+        for c in candidates
+        if max(c.coverage, c.wijzer_coverage) >= settings.SEARCH_LEXICAL_FLOOR or c.similarity >= settings.SEARCH_STRONG_SIMILARITY
+    }
+
+
+def first_steps(context: SituationContext, *, exclude: set[int]) -> list[Scored]:
+    """The catalog's broad first steps, the ones that suit this phase of absence first."""
+    products = [p for p in Product.objects.filter(is_active=True, is_first_step=True) if p.id not in exclude]
+    ranked = sorted(products, key=lambda p: (-phase_suitability(p, context)[0], p.name))
+    steps = []
+    for product in ranked:
+        suitability, why = phase_suitability(product, context)
+        scores = {"impact": 0.5 * suitability, "fit": 0.5, "guidelines": 0.0, "feasibility": 0.5}
+        item = Scored(product=product, similarity=0.0, topical=0.0, scores=scores)
+        item.reasoning = (
+            "Breed eerste stap: de beschrijving wijst niet duidelijk naar een specifieke interventie; "
+            f"dit brengt de situatie snel in kaart{f' ({why})' if why else ''}."
+        )
+        item.finalise()
+        steps.append(item)
+    return steps
 
 
 def _merge(first: list[Candidate], second: list[Candidate]) -> list[Candidate]:

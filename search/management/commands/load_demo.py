@@ -15,7 +15,6 @@ from guidelines.models import GuidelineChunk, GuidelineDocument, InterventionMap
 from guidelines.services import (
     IngestionError,
     MappingImportError,
-    chunk_terms_refresh,
     document_ingest,
     guideline_file_read,
     mapping_import,
@@ -62,7 +61,6 @@ class Command(BaseCommand):
         mapping_index_refresh(mapping_ids=mappings.changed_mapping_ids)
         mapping_index_refresh(only_missing=True)
         reindexed = product_index_refresh()
-        chunk_terms_refresh()  # the vocabulary is complete only now
 
         self.stdout.write(
             f"Producten: {Product.objects.count()} ({len(products.created)} nieuw, {len(products.updated)} bijgewerkt, "

@@ -1,0 +1,46 @@
+import pytest
+
+from lexical.compounds import Decompounder, words_of
+
+VOCABULARY = {
+    "rug", "nek", "schouder", "klachten", "thuis", "werk", "werkplek", "plek", "werkdruk", "druk", "analyse",
+    "overgang", "verzuim", "beleid", "verslaving", "arbeid", "ongeval", "pijn", "komen", "zoek", "belasting",
+}
+
+COMPOUNDS = [
+    ("rugklachten", {"rug", "klachten"}),
+    ("nekklachten", {"nek", "klachten"}),
+    ("schouderklachten", {"schouder", "klachten"}),
+    ("thuiswerkplek", {"thuis", "werkplek"}),
+    ("werkdrukanalyse", {"werkdruk", "analyse"}),
+    ("overgangsklachten", {"overgang", "klachten"}),  # linking -s-
+    ("verzuimbeleid", {"verzuim", "beleid"}),
+    ("gokverslaving", {"verslaving"}),  # unknown modifier, long known head
+    ("arbeidsongeval", {"arbeid", "ongeval"}),
+    ("rugpijn", {"rug", "pijn"}),
+]
+
+
+@pytest.mark.parametrize(("word", "parts"), COMPOUNDS)
+def test_it_splits_dutch_compounds_into_words_of_the_vocabulary(word, parts):
+    assert set(Decompounder(VOCABULARY).parts(word)) == parts
+
+
+@pytest.mark.parametrize("word", ["voorkomen", "onderzoek", "overbelasting", "klachten", "werknemer", "appeltaart"])
+def test_it_leaves_simple_words_and_particle_verbs_whole(word):
+    assert Decompounder(VOCABULARY).parts(word) == ()
+
+
+def test_it_keeps_hyphenated_words_whole_and_splits_their_pieces():
+    assert words_of("Burn-out en rugklachten") == ["burn-out", "en", "rugklachten"]
+    assert set(Decompounder(VOCABULARY).parts("nek-schouderklachten")) == {"schouder", "klachten"}
+
+
+@pytest.mark.django_db
+def test_it_builds_its_vocabulary_from_the_catalog_and_wijzer():
+    from lexical.vocabulary import decompounder, vocabulary_clear
+
+    vocabulary_clear()
+    splitter = decompounder()
+    assert {"rug", "klachten"} <= set(splitter.parts("rugklachten"))
+    assert {"angst", "klachten"} <= set(splitter.parts("angstklachten"))
