@@ -11,6 +11,8 @@ from django.conf import settings
 
 from catalog.models import Audience, Category, Product
 from embeddings.encoder import embed_query
+from lexical.terms import QueryTerms, query_terms
+from lexical.thesaurus import expansion_terms
 from search.pipeline import expansion
 from search.pipeline.canonical import canonicalise
 from search.pipeline.context import SituationContext, context_extract
@@ -19,8 +21,6 @@ from search.pipeline.feedback import feedback_multipliers
 from search.pipeline.ranking import select_ranker
 from search.pipeline.ranking.criteria import phase_suitability
 from search.pipeline.retrieval import Candidate, candidates_fetch, fuse
-from lexical.terms import QueryTerms, query_terms
-from lexical.thesaurus import expansion_terms
 from search.pipeline.types import CitedChunk, Scored, clamp
 
 logger = logging.getLogger(__name__)
@@ -225,10 +225,9 @@ def _strong_ids(candidates: list[Candidate]) -> set[int]:
 def first_steps(context: SituationContext, *, exclude: set[int]) -> list[Scored]:
     """The catalog's broad first steps, the ones that suit this phase of absence first."""
     products = [p for p in Product.objects.filter(is_active=True, is_first_step=True) if p.id not in exclude]
-    ranked = sorted(products, key=lambda p: (-phase_suitability(p, context)[0], p.name))
+    suited = sorted(((p, *phase_suitability(p, context)) for p in products), key=lambda row: (-row[1], row[0].name))
     steps = []
-    for product in ranked:
-        suitability, why = phase_suitability(product, context)
+    for product, suitability, why in suited:
         scores = {"impact": 0.5 * suitability, "fit": 0.5, "guidelines": 0.0, "feasibility": 0.5}
         item = Scored(product=product, similarity=0.0, topical=0.0, scores=scores)
         item.reasoning = (
