@@ -157,7 +157,7 @@ FEEDBACK_LEARNING_ENABLED = env_bool("FEEDBACK_LEARNING_ENABLED", True)
 
 # --- Search thresholds, calibrated per embedding backend on the judged set (see README) ---
 _THRESHOLDS = {
-    "local": {"floor": 0.12, "weak_floor": 0.06, "citation": 0.60, "query_similarity": 0.15, "strong_similarity": 0.25, "answer": 0.25},
+    "local": {"floor": 0.12, "weak_floor": 0.06, "citation": 0.60, "query_similarity": 0.15, "strong_similarity": 0.25, "answer": 0.34},
     "openai": {"floor": 0.30, "weak_floor": 0.20, "citation": 0.65, "query_similarity": 0.40, "strong_similarity": 0.45, "answer": 0.35},
 }[EMBEDDING_BACKEND]
 SEARCH_SIMILARITY_FLOOR = env_float("SEARCH_SIMILARITY_FLOOR", _THRESHOLDS["floor"], minimum=-1, maximum=1)
@@ -178,7 +178,7 @@ CITATION_MIN_SCORE = env_float("CITATION_MIN_SCORE", _THRESHOLDS["citation"], mi
 # A guideline question is answered when a passage covers this share of its words (BM25F, lexical.sql)
 # or is this close in meaning; otherwise the answer abstains (calibrated on search/eval: README).
 ANSWER_MIN_SIMILARITY = env_float("ANSWER_MIN_SIMILARITY", _THRESHOLDS["answer"], minimum=-1, maximum=1)
-ANSWER_MIN_COVERAGE = env_float("ANSWER_MIN_COVERAGE", 0.6, minimum=0, maximum=1)
+ANSWER_MIN_COVERAGE = env_float("ANSWER_MIN_COVERAGE", 0.38, minimum=0, maximum=1)
 SEARCH_CANDIDATES = env_int("SEARCH_CANDIDATES", 50, minimum=5, maximum=200)
 # Measured on both judged sets (README): blend has the better nDCG@3 in hybrid mode; two-stage is equal.
 SEARCH_FUSION = env_choice("SEARCH_FUSION", "blend", ("rrf", "blend"))

@@ -5,8 +5,9 @@ titles in a `####` line *before* the article heading (Arbowet) or *after* it (Ar
 bare-number sections in policy rules, `<meta>` lines, `<sup>` footnotes and relative links.
 We therefore classify headings by what they say, not by their `#` level: structural headings
 (Hoofdstuk, Afdeling, Titel N, §, Paragraaf, Artikel, Bijlage, a bare number) get fixed ranks; a
-text heading directly attached to a structural heading becomes its title; any other text heading
-is a subsection ranked by its Markdown level.
+numbered chapter heading ("3 Inrichting", "2.4 Pauzes") ranks by its depth, so it closes an article
+before it whatever its Markdown level; a text heading directly attached to a structural heading
+becomes its title; any other text heading is a subsection ranked by its Markdown level.
 """
 
 import html
@@ -15,6 +16,9 @@ from dataclasses import dataclass, field
 
 import nh3
 
+# Part of every document's content hash: raise it when parsing changes, so re-ingesting the same
+# text (load_demo, ingest_guidelines) rebuilds its sections instead of keeping the old ones.
+PARSER_VERSION = 2
 MAX_SECTION_WORDS = 320
 OVERLAP_WORDS = 50
 
@@ -26,6 +30,7 @@ _STRUCTURAL = re.compile(
     re.IGNORECASE,
 )
 _BARE_NUMBER = re.compile(r"^(?P<number>[0-9]+|[IVXLC]+)\.?$")
+_NUMBERED_TITLE = re.compile(r"^(?P<number>\d+(?:\.\d+)*)\.?\s+(?P<title>[^\W\d].*)$")
 _APPENDIX = re.compile(r"^Bijlage\b\s*(?P<rest>.*)$", re.IGNORECASE)
 _KIND_RANK = {"bijlage": 1, "hoofdstuk": 1, "afdeling": 2, "titel": 2, "nummer": 2, "paragraaf": 3, "§": 3, "artikel": 4}
 _SUBSECTION_RANK_OFFSET = 4
@@ -108,6 +113,10 @@ def _structural_node(heading: str) -> _Node | None:
         )
     if _BARE_NUMBER.match(heading):
         return _Node(rank=_KIND_RANK["nummer"], label=heading.rstrip("."), structural=True)
+    numbered = _NUMBERED_TITLE.match(heading)
+    if numbered:
+        depth = numbered.group("number").count(".")
+        return _Node(rank=_KIND_RANK["nummer"] + depth, label=heading, titled=True, structural=True)
     appendix = _APPENDIX.match(heading)
     if appendix:
         rest = appendix.group("rest").strip()

@@ -11,7 +11,7 @@ from django.db import IntegrityError, transaction
 from catalog.models import Category, Product
 from embeddings.encoder import embed_documents
 from guidelines.models import GuidelineChunk, GuidelineDocument, InterventionMapping
-from guidelines.parsing import count_tokens, parse_sections
+from guidelines.parsing import PARSER_VERSION, count_tokens, parse_sections
 
 logger = logging.getLogger(__name__)
 
@@ -66,7 +66,7 @@ def document_ingest(
         raise IngestionError("Een titel is verplicht (--title).")
     if not source:
         raise IngestionError("Een bron is verplicht (--source), bijvoorbeeld NVAB, UWV of Arbowet.")
-    content_hash = hashlib.sha256("\n\f\n".join(texts).encode()).hexdigest()
+    content_hash = hashlib.sha256(f"parser {PARSER_VERSION}\n\f\n".encode() + "\n\f\n".join(texts).encode()).hexdigest()
 
     existing = GuidelineDocument.objects.filter(title=title).first()
     if existing and existing.content_hash == content_hash:

@@ -34,11 +34,22 @@ class FieldWeights:
     d: float = 1.0
 
 
-def bm25_cte(name: str, *, table: str, weights: FieldWeights, where: str = "TRUE") -> str:
-    """CTEs `<name>_df`, `<name>_stats`, `<name>_norm` and `<name>` (id, score, matched_terms, coverage) over `table`.
+def bm25_cte(name: str, *, table: str, weights: FieldWeights, where: str = "TRUE", shortlist: int = 0) -> str:
+    """CTEs `<name>_df`, `<name>_stats`, `<name>_norm`, `<name>_match` and `<name>` (id, score, matched_terms, coverage).
 
-    Needs TERMS_CTE before it; `where` filters the table's rows (alias x).
+    Needs TERMS_CTE before it; `where` filters the table's rows (alias x). Term frequencies need
+    each matching row's tsvector unnested, which costs most on long texts; with `shortlist` > 0 only
+    the rows that cover the query best (by IDF mass, from the GIN index alone) get a BM25F score.
     """
+    shortlist_cte = (
+        f""",
+{name}_shortlist AS MATERIALIZED (
+    SELECT id FROM {name}_match GROUP BY id ORDER BY sum(widf) DESC LIMIT {int(shortlist)}
+)"""
+        if shortlist
+        else ""
+    )
+    shortlist_join = f"JOIN {name}_shortlist sl ON sl.id = m.id" if shortlist else ""
     return f"""
 {name}_df AS MATERIALIZED (
     SELECT t.lexeme, t.weight, t.tq, count(x.id) AS df
@@ -53,21 +64,27 @@ def bm25_cte(name: str, *, table: str, weights: FieldWeights, where: str = "TRUE
     SELECT greatest(sum(ln(1 + (s.n - d.df + 0.5) / (d.df + 0.5))), 1e-9) AS own_idf
     FROM {name}_df d CROSS JOIN {name}_stats s WHERE d.weight >= 1
 ),
-{name} AS (
-    SELECT x.id,
-           sum(d.weight * ln(1 + (s.n - d.df + 0.5) / (d.df + 0.5))
-               * tf.f * {K1 + 1} / (tf.f + {K1} * (1 - {B} + {B} * length(x.search_vector) / s.avgdl))) AS score,
-           count(*) AS matched_terms,
-           least(sum(d.weight * ln(1 + (s.n - d.df + 0.5) / (d.df + 0.5))) / nm.own_idf, 1.0) AS coverage
+{name}_match AS MATERIALIZED (
+    SELECT x.id, d.lexeme, d.weight * ln(1 + (s.n - d.df + 0.5) / (d.df + 0.5)) AS widf
     FROM {name}_df d
     JOIN {table} x ON x.search_vector @@ d.tq AND ({where})
+    CROSS JOIN {name}_stats s
+    WHERE d.df > 0
+){shortlist_cte},
+{name} AS (
+    SELECT m.id,
+           sum(m.widf * tf.f * {K1 + 1} / (tf.f + {K1} * (1 - {B} + {B} * length(x.search_vector) / s.avgdl))) AS score,
+           count(*) AS matched_terms,
+           least(sum(m.widf) / nm.own_idf, 1.0) AS coverage
+    FROM {name}_match m
+    {shortlist_join}
+    JOIN {table} x ON x.id = m.id
     CROSS JOIN {name}_stats s
     CROSS JOIN {name}_norm nm
     CROSS JOIN LATERAL (
         SELECT coalesce(sum(CASE w WHEN 'A' THEN {weights.a} WHEN 'B' THEN {weights.b} WHEN 'C' THEN {weights.c} ELSE {weights.d} END), 0) AS f
         FROM unnest(x.search_vector) AS u CROSS JOIN LATERAL unnest(u.weights) AS w
-        WHERE starts_with(u.lexeme, d.lexeme)
+        WHERE starts_with(u.lexeme, m.lexeme)
     ) tf
-    WHERE d.df > 0
-    GROUP BY x.id, nm.own_idf
+    GROUP BY m.id, nm.own_idf
 )"""

@@ -2,8 +2,10 @@
 
 import json
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TypeVar
 
 from django.conf import settings
 
@@ -12,6 +14,7 @@ from search.pipeline.run import SearchRequest, search_run
 
 DEFAULT_QUERIES = settings.BASE_DIR / "search" / "eval" / "judged_situations.jsonl"
 STAGES = ("embed", "stage1", "stage2", "total")
+T = TypeVar("T")
 
 
 class EvaluationInputError(ValueError):
@@ -27,7 +30,8 @@ class JudgedQuery:
     expect_empty: bool = False
 
 
-def judged_queries_read(path: Path) -> list[JudgedQuery]:
+def judged_lines_read(path: Path, parse: Callable[[dict], T], *, expected: str) -> list[T]:
+    """One parsed object per non-empty JSON line; a bad line stops with a Dutch message naming it."""
     if not path.exists():
         raise EvaluationInputError(f"Bestand niet gevonden: {path}")
     rows = []
@@ -35,11 +39,18 @@ def judged_queries_read(path: Path) -> list[JudgedQuery]:
         if not line.strip():
             continue
         try:
-            data = json.loads(line)
-            rows.append(JudgedQuery(str(data["id"]), data["query"], dict(data.get("rel") or {}), list(data.get("forbid") or []), bool(data.get("expect_empty"))))
-        except (json.JSONDecodeError, KeyError, TypeError):
-            raise EvaluationInputError(f"{path}, regel {number}: verwacht id, query en rel.") from None
+            rows.append(parse(json.loads(line)))
+        except (json.JSONDecodeError, KeyError, TypeError, AttributeError):
+            raise EvaluationInputError(f"{path}, regel {number}: verwacht {expected}.") from None
     return rows
+
+
+def judged_queries_read(path: Path) -> list[JudgedQuery]:
+    return judged_lines_read(
+        path,
+        lambda d: JudgedQuery(str(d["id"]), d["query"], dict(d.get("rel") or {}), list(d.get("forbid") or []), bool(d.get("expect_empty"))),
+        expected="id, query en rel",
+    )
 
 
 def ndcg_at_3(names: list[str], rel: dict[str, int], expect_empty: bool) -> float:

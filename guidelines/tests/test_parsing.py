@@ -1,3 +1,6 @@
+import re
+from pathlib import Path
+
 import pytest
 
 from guidelines.parsing import MAX_SECTION_WORDS, clean_inline, parse_sections
@@ -56,3 +59,29 @@ def test_it_drops_meta_lines_and_splits_long_articles_with_overlap():
     assert all(s.article == "3" and "<meta" not in s.text for s in sections)
     assert all(len(s.text.split()) <= MAX_SECTION_WORDS + 20 for s in sections)
     assert sections[0].text[-60:] in sections[1].text  # consecutive parts overlap
+
+
+def test_it_closes_an_article_at_the_next_numbered_chapter():
+    text = "# Gids\n\n## 2 Onderbreking\n\n### Artikel 5.8 — Pauzes\n\nNa twee uur.\n\n## 3 Inrichting\n\nIntro.\n\n### 3.2 Het beeldscherm\n\nOoghoogte."
+    assert [(s.path, s.article) for s in parse_sections(text)] == [
+        ("2 Onderbreking > Artikel 5.8 – Pauzes", "5.8"),
+        ("3 Inrichting", ""),
+        ("3 Inrichting > 3.2 Het beeldscherm", ""),
+    ]
+
+
+DEMO_CORPUS = Path(__file__).resolve().parents[1] / "demo" / "corpus"
+_CHAPTER_AFTER_ARTICLE = re.compile(r"Artikel [^>]*> \d+(\.\d+)* [^\W\d]")
+
+
+@pytest.mark.parametrize("path", sorted(DEMO_CORPUS.glob("*.md")), ids=lambda p: p.name)
+def test_it_never_nests_a_chapter_of_the_demo_corpus_under_an_article(path):
+    sections = parse_sections(path.read_text(encoding="utf-8"))
+    assert sections
+    misplaced = [s.path for s in sections if _CHAPTER_AFTER_ARTICLE.search(s.path)]
+    assert misplaced == []
+    for section in sections:
+        chapter = re.match(r"(\d+) ", section.path)
+        subsection = re.search(r"> (\d+)\.\d+ ", section.path)
+        if chapter and subsection:
+            assert subsection.group(1) == chapter.group(1), section.path  # "3.2 …" sits under "3 …"

@@ -40,16 +40,6 @@ WHERE p.id = ANY(%(ids)s) AND p.embedding IS NOT NULL
 ORDER BY p.id, n.distance
 """
 
-_QUERY_ONLY_SQL = """
-SELECT c.id, 1 - (c.embedding <=> %(vec)s::vector) AS score, d.title, d.source, c.section_path, d.url, c.content, c.article, d.is_summary
-FROM guidelines_guidelinechunk c
-JOIN guidelines_guidelinedocument d ON d.id = c.document_id
-WHERE c.embedding IS NOT NULL
-ORDER BY c.embedding <=> %(vec)s::vector
-LIMIT %(limit)s
-"""
-
-
 def evidence_for_products(*, product_ids: list[int], vector: np.ndarray, per_product: int = 6) -> dict[int, list[CitedChunk]]:
     if not product_ids:
         return {}
@@ -75,14 +65,6 @@ def citation_score(similarity: float, lexical: float, document_match: bool) -> f
     (title and summary), names the product's own problems: a burn-out track belongs with the burn-out guideline."""
     bonus = LEXICAL_BONUS * min(float(lexical) / LEXICAL_SATURATION, 1.0) + (DOCUMENT_BONUS if document_match else 0.0)
     return round(float(similarity) + bonus, 4)
-
-
-def evidence_for_query(*, vector: np.ndarray, limit: int) -> list[CitedChunk]:
-    """Guideline passages nearest to the situation itself (for results without products)."""
-    with connection.cursor() as cursor:
-        cursor.execute(_QUERY_ONLY_SQL, {"vec": vector_literal(vector), "limit": limit})
-        rows = cursor.fetchall()
-    return [CitedChunk(r[0], r[2], r[3], r[4], r[5], round(float(r[1]), 4), r[6], r[7], r[8]) for r in rows]
 
 
 def choose_citations(chunks: list[CitedChunk], *, threshold: float, limit: int = 2) -> list[CitedChunk]:

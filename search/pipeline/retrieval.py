@@ -18,8 +18,8 @@ from django.db import connection
 
 from lexical.sql import TERMS_CTE, FieldWeights, bm25_cte
 from lexical.terms import QueryTerms
+from search.pipeline.fusion import reciprocal_rank_fusion
 
-RRF_K = 60
 PRODUCT_FIELDS = FieldWeights(a=3.0, b=2.0, c=1.0)  # a word in the name or a problem area says more than one in the description
 MAPPING_FIELDS = FieldWeights(a=1.0, b=1.0)
 
@@ -111,10 +111,13 @@ def fuse(candidates: list[Candidate], *, method: str) -> list[Candidate]:
     if not candidates:
         return []
     if method == "rrf":
-        for key in ("similarity", "lexical", "wijzer"):
-            ordered = sorted((c for c in candidates if _signal(c, key) > 0), key=lambda c: _signal(c, key), reverse=True)
-            for rank, candidate in enumerate(ordered, start=1):
-                candidate.fused += 1.0 / (RRF_K + rank)
+        rankings = [
+            [c.product_id for c in sorted((c for c in candidates if _signal(c, key) > 0), key=lambda c: _signal(c, key), reverse=True)]
+            for key in ("similarity", "lexical", "wijzer")
+        ]
+        fused = reciprocal_rank_fusion(rankings)
+        for candidate in candidates:
+            candidate.fused = fused.get(candidate.product_id, 0.0)
     else:
         maxima = {key: max(_signal(c, key) for c in candidates) or 1.0 for key in ("similarity", "lexical", "wijzer")}
         weights = settings.SEARCH_BLEND_WEIGHTS

@@ -16,8 +16,9 @@ from lexical.thesaurus import expansion_terms
 from search.pipeline import expansion
 from search.pipeline.canonical import canonicalise
 from search.pipeline.context import SituationContext, context_extract
-from search.pipeline.evidence import choose_citations, evidence_for_products, evidence_for_query
+from search.pipeline.evidence import choose_citations, evidence_for_products
 from search.pipeline.feedback import feedback_multipliers
+from search.pipeline.passages import passages_retrieve
 from search.pipeline.ranking import select_ranker
 from search.pipeline.ranking.criteria import phase_suitability
 from search.pipeline.retrieval import Candidate, candidates_fetch, fuse
@@ -38,6 +39,7 @@ NO_RESULTS_MESSAGE = (
     "Geen producten gevonden voor deze zoekopdracht. Neem contact op met een EVI specialist voor maatwerk advies."
 )
 MIN_QUALIFYING = 3
+FALLBACK_PASSAGES = 3
 MODES = ("two-stage", "hybrid", "vector")
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 
@@ -183,9 +185,9 @@ def search_run(request: SearchRequest) -> SearchOutcome:
 
     if not outcome.recommendations:
         outcome.message = NO_RESULTS_MESSAGE
-        outcome.fallback_guidelines = [
-            c for c in evidence_for_query(vector=vector, limit=5) if c.score >= settings.ANSWER_MIN_SIMILARITY
-        ][:3]
+        # The passages a guideline question with these words would cite, under the same abstention rule.
+        closest = passages_retrieve(query)
+        outcome.fallback_guidelines = closest.best(FALLBACK_PASSAGES) if closest.answers_question else []
     if outcome.recommendations and strong_count < MIN_QUALIFYING:
         outcome.note = FEW_RESULTS_NOTE
     timings["total"] = _ms(started)

@@ -6,6 +6,7 @@ from django.core.management import call_command
 from conftest import shared_path
 from guidelines.models import GuidelineDocument
 from search.answers import NO_ANSWER, guideline_answer
+from search.pipeline.run import NO_RESULTS_MESSAGE, SearchRequest, search_run
 
 pytestmark = pytest.mark.django_db
 
@@ -68,3 +69,30 @@ def test_it_answers_from_the_demo_corpus_with_two_citations():
 def test_it_says_so_when_nothing_answers_the_question():
     answer = guideline_answer("qzx plmok vrrt 9981")
     assert answer.answer == NO_ANSWER and answer.citations == []
+
+
+@pytest.mark.shared
+def test_it_cites_the_law_article_before_our_summary_of_it(law_corpus):
+    answer = guideline_answer("Wat is de rol van de bedrijfsarts bij de begeleiding van zieke werknemers?")
+    first_of_article_14 = next(c for c in answer.citations if c.article == "14")
+    assert (first_of_article_14.document_title, first_of_article_14.is_summary) == ("Arbeidsomstandighedenwet", False)
+
+
+@pytest.mark.shared
+def test_it_abstains_when_the_laws_do_not_cover_the_question(law_corpus):
+    for question in ("Hoe doe ik de btw-aangifte per kwartaal voor mijn bv?", "Hoeveel dagen bijzonder verlof krijg je bij een verhuizing of bruiloft?"):
+        answer = guideline_answer(question)
+        assert (answer.answer, answer.citations) == (NO_ANSWER, []), question
+
+
+@pytest.mark.shared
+def test_it_shows_the_closest_passages_when_no_product_fits(law_corpus):
+    outcome = search_run(SearchRequest(query="explosieve atmosfeer ATEX"))
+    assert outcome.recommendations == [] and outcome.message == NO_RESULTS_MESSAGE
+    assert outcome.fallback_guidelines
+    assert all(c.document_title == "Arbeidsomstandighedenbesluit" for c in outcome.fallback_guidelines[:1])
+
+
+def test_it_promises_no_passages_for_a_question_outside_the_corpus():
+    outcome = search_run(SearchRequest(query="recept voor appeltaart met kaneel"))
+    assert outcome.recommendations == [] and outcome.fallback_guidelines == []

@@ -30,3 +30,38 @@ def test_it_meets_the_bar_on_the_shared_development_set():
     assert rows["two-stage"]["ndcg@3"] > rows["vector"]["ndcg@3"]
     assert rows["two-stage"]["hit@3"] >= 0.9
     assert rows["two-stage"]["forbidden_in_top3"] == 0
+
+
+def test_it_counts_a_question_as_cited_only_when_every_expected_place_is_among_the_first_k():
+    from search.answer_evaluation import ExpectedPlace, JudgedQuestion, first_hit
+    from search.pipeline.types import CitedChunk
+
+    def chunk(title, article, section=""):
+        return CitedChunk(1, title, "", section or f"Artikel {article}", "", 0.5, "", article)
+
+    question = JudgedQuestion("q", "vraag", [ExpectedPlace("Wet A", ("3",)), ExpectedPlace("Beleid B", ("Bijlage",), ("Casemanager",))])
+    cited = [chunk("Wet A", "3"), chunk("Wet C", "3"), chunk("Beleid B", "", "Bijlage – Kader > 6 – Rol > Casemanager")]
+    assert first_hit(question, cited) == 3
+    assert first_hit(question, cited[:2]) is None
+    assert first_hit(JudgedQuestion("q", "vraag", [ExpectedPlace("Beleid B", ("Bijlage",), ("Verzuimbegeleiding",))]), cited) is None
+
+
+def test_it_reports_answer_quality_and_abstention_from_the_command(tmp_path):
+    import json
+
+    from django.core.management import call_command
+
+    questions = tmp_path / "vragen.jsonl"
+    questions.write_text(
+        json.dumps({"id": "a", "query": "Wanneer moet het plan van aanpak klaar zijn?", "expect": [
+            {"doc": "Wet verbetering poortwachter: procesgang, plan van aanpak en re-integratieverslag", "art": [""]}]}) + "\n"
+        + json.dumps({"id": "u", "query": "qzx plmok vrrt 9981"}) + "\n",
+        encoding="utf-8",
+    )
+    from io import StringIO
+
+    out = StringIO()
+    call_command("evaluate", "--questions", str(questions), "--json", stdout=out)
+    answers = json.loads(out.getvalue())["answers"]
+    assert (answers["answerable"], answers["unanswerable"]) == (1, 1)
+    assert answers["cited@3"] == 1.0 and answers["abstention_rate"] == 1.0

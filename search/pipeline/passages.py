@@ -1,0 +1,156 @@
+"""Guideline passages for a question: BM25F and pgvector kNN over chunks, fused by rank, with the evidence to abstain.
+
+The lexical side is the shared BM25F of lexical.sql over each chunk's tsvector (section path as
+heading, weight A; the text, weight B), with compound parts and thesaurus words of the question at
+lower weight. The semantic side is cosine kNN over the chunk embeddings. Both lists are merged
+by reciprocal rank; the original text of a source goes before the team's own summary of it, and
+an article the question names ("artikel 2.15") goes first.
+
+Whether the corpus answers the question at all is judged on the best passage's coverage of the
+question's words or its closeness in meaning (ANSWER_MIN_COVERAGE, ANSWER_MIN_SIMILARITY),
+calibrated with cross-validation on answerable and unanswerable questions (README).
+"""
+
+import re
+from dataclasses import dataclass, field
+
+from django.conf import settings
+from django.db import connection, transaction
+
+from embeddings.encoder import embed_query
+from lexical.sql import TERMS_CTE, FieldWeights, bm25_cte
+from lexical.terms import query_terms
+from search.pipeline.fusion import reciprocal_rank_fusion
+from search.pipeline.retrieval import vector_literal
+from search.pipeline.types import CitedChunk
+
+# A word in the section path ("Artikel 5:8 – Nachtdienst") says more than one in the running text.
+PASSAGE_FIELDS = FieldWeights(a=2.0, b=1.0)
+# Fused score factor for original sources against our own summaries (fitted in README: 1.25 kept).
+ORIGINAL_SOURCE_BOOST = 1.25
+RETRIEVE_LIMIT = 40
+# How far down the list a summary passage may sit and still bring its original article along.
+ORIGINALS_LOOKUP = 10
+# Passages that get a full BM25F score (the rest only their coverage); measured in README: no loss at 150.
+SHORTLIST = 150
+_ARTICLE_MENTION = re.compile(r"\bartikel\s+([0-9IVX]+[a-z]?(?:[.:][0-9]+[a-z]?)*)", re.IGNORECASE)
+
+_SQL = f"""
+WITH
+{TERMS_CTE},
+{bm25_cte("passage_lexical", table="guidelines_guidelinechunk", weights=PASSAGE_FIELDS, shortlist=SHORTLIST)},
+lexical AS (SELECT * FROM passage_lexical ORDER BY score DESC LIMIT %(limit)s),
+vector AS (
+    SELECT id FROM guidelines_guidelinechunk
+    WHERE embedding IS NOT NULL
+    ORDER BY embedding <=> %(vec)s::vector
+    LIMIT %(limit)s
+)
+SELECT c.id, d.title, d.source, c.section_path, d.url, c.content, c.article, d.is_summary,
+       CASE WHEN c.embedding IS NULL THEN 0 ELSE 1 - (c.embedding <=> %(vec)s::vector) END AS similarity,
+       coalesce(l.score, 0) AS lexical,
+       coalesce(l.coverage, 0) AS coverage
+FROM (SELECT id FROM lexical UNION SELECT id FROM vector) ids
+JOIN guidelines_guidelinechunk c ON c.id = ids.id
+JOIN guidelines_guidelinedocument d ON d.id = c.document_id
+LEFT JOIN lexical l ON l.id = c.id
+"""
+
+
+_ORIGINALS_SQL = """
+SELECT DISTINCT ON (d.source, c.article) c.id, d.title, d.source, c.section_path, d.url, c.content, c.article, d.is_summary,
+       CASE WHEN c.embedding IS NULL THEN 0 ELSE 1 - (c.embedding <=> %(vec)s::vector) END AS similarity
+FROM guidelines_guidelinechunk c
+JOIN guidelines_guidelinedocument d ON d.id = c.document_id
+WHERE NOT d.is_summary AND (d.source, c.article) IN (SELECT * FROM unnest(%(sources)s::text[], %(articles)s::text[]))
+ORDER BY d.source, c.article, c.embedding <=> %(vec)s::vector
+"""
+
+
+@dataclass
+class PassageRetrieval:
+    """Passages best first, and how well the best of them covers the question by words and by meaning."""
+
+    passages: list[CitedChunk] = field(default_factory=list)
+    best_coverage: float = 0.0
+    best_similarity: float = 0.0
+
+    @property
+    def answers_question(self) -> bool:
+        """Whether anything in the corpus is about this question (otherwise the answer abstains)."""
+        return bool(self.passages) and (
+            self.best_coverage >= settings.ANSWER_MIN_COVERAGE or self.best_similarity >= settings.ANSWER_MIN_SIMILARITY
+        )
+
+    def best(self, count: int) -> list[CitedChunk]:
+        """The best passages, one per section, so an answer draws on more than one place."""
+        chosen: list[CitedChunk] = []
+        seen: set[tuple[str, str]] = set()
+        for passage in self.passages:
+            place = (passage.document_title, passage.section)
+            if place in seen:
+                continue
+            seen.add(place)
+            chosen.append(passage)
+            if len(chosen) == count:
+                break
+        return chosen
+
+
+def passages_retrieve(question: str, *, limit: int = RETRIEVE_LIMIT) -> PassageRetrieval:
+    """Chunks ordered by fused rank, an article the question names first."""
+    params = {**query_terms(question).params(), "vec": vector_literal(embed_query(question)), "limit": limit}
+    with transaction.atomic(), connection.cursor() as cursor:
+        cursor.execute("SET LOCAL enable_seqscan = off")  # see search.pipeline.evidence: HNSW beats detoasting
+        cursor.execute(_SQL, params)
+        rows = cursor.fetchall()
+    if not rows:
+        return PassageRetrieval()
+    chunks = {
+        row[0]: CitedChunk(row[0], row[1], row[2], row[3], row[4], round(float(row[8]), 4), row[5], row[6], row[7])
+        for row in rows
+    }
+    lexical = {row[0]: float(row[9]) for row in rows}
+    by_vector = sorted(chunks, key=lambda i: chunks[i].score, reverse=True)
+    by_lexical = sorted((i for i in chunks if lexical[i] > 0), key=lexical.get, reverse=True)
+    fused = reciprocal_rank_fusion([by_vector, by_lexical])
+    mentioned = {m.group(1).lower() for m in _ARTICLE_MENTION.finditer(question)}
+    for chunk_id, chunk in chunks.items():
+        if not chunk.is_summary:
+            fused[chunk_id] *= ORIGINAL_SOURCE_BOOST  # the law itself before our summary of it
+        if chunk.article and chunk.article.lower() in mentioned:
+            fused[chunk_id] += 1.0
+    ordered = _originals_before_summaries([chunks[i] for i in sorted(fused, key=fused.get, reverse=True)], params["vec"])
+    return PassageRetrieval(
+        passages=ordered,
+        best_coverage=max(float(row[10]) for row in rows),
+        best_similarity=max(chunk.score for chunk in chunks.values()),
+    )
+
+
+def _originals_before_summaries(passages: list[CitedChunk], vector: str) -> list[CitedChunk]:
+    """Put the article itself right before a summary passage about it (same source, same article number).
+
+    Our summaries name the article they explain ("Artikel 14 – De bedrijfsarts"); a specialist should
+    be able to verify the law's own words, so the original article is cited first, also when its
+    wording matched the question less well than our summary did.
+    """
+    wanted = {(p.source, p.article) for p in passages[:ORIGINALS_LOOKUP] if p.is_summary and p.article}
+    if not wanted:
+        return passages
+    sources, articles = (list(column) for column in zip(*wanted))
+    with connection.cursor() as cursor:
+        cursor.execute(_ORIGINALS_SQL, {"sources": sources, "articles": articles, "vec": vector})
+        rows = cursor.fetchall()
+    originals = {(r[2], r[6]): CitedChunk(r[0], r[1], r[2], r[3], r[4], round(float(r[8]), 4), r[5], r[6], r[7]) for r in rows}
+    result: list[CitedChunk] = []
+    placed: set[int] = set()
+    for passage in passages:
+        original = originals.get((passage.source, passage.article)) if passage.is_summary else None
+        if original is not None and original.chunk_id not in placed:
+            result.append(original)
+            placed.add(original.chunk_id)
+        if passage.chunk_id not in placed:
+            result.append(passage)
+            placed.add(passage.chunk_id)
+    return result
