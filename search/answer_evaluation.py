@@ -10,15 +10,11 @@ outcome is an abstention without citations.
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from django.conf import settings
-
 from search.answers import guideline_answer
 from search.evaluation import judged_lines_read, percentile
 from search.pipeline.types import CitedChunk
 
-DEFAULT_QUESTIONS = settings.BASE_DIR / "search" / "eval" / "law_questions.jsonl"
-DEFAULT_UNANSWERABLE = settings.BASE_DIR / "search" / "eval" / "unanswerable_questions.jsonl"
-CUTOFFS = (1, 3, 5)
+CUTOFFS = (1, 3)  # an answer cites at most 3 passages (search.answers.CITED)
 
 
 @dataclass(frozen=True)
