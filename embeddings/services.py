@@ -1,37 +1,57 @@
 """Keep the search indexes (embeddings and full-text vectors) of products, mappings and chunks current.
 
-Every refresh is idempotent: a row whose source text (and backend) is unchanged is skipped, and a
+Every refresh is idempotent: a row whose source text (and model) is unchanged is skipped, and a
 row is only overwritten with vectors computed from what it holds now, so two workers racing on
-the same row write the same values.
+the same row write the same values. Vectors are computed with the index's active model, outside
+any transaction, and written under a shared lock on the index row, so a swap to another model
+(embeddings.reindex) never interleaves with a write of the old one.
 """
 
 import logging
 from collections.abc import Iterable
+from dataclasses import dataclass
 
+import numpy as np
 from django.contrib.postgres.search import SearchVector
-from django.db import transaction
+from django.db import connection, transaction
 from django.db.models import Value
 from django.utils import timezone
 
 from catalog.models import Product
-from embeddings.encoder import embed_documents, source_hash
+from embeddings.encoder import bootstrap_model, embed_documents, source_hash
+from embeddings.models import EmbeddingIndex
+from embeddings.selectors import active_embedding_model
+from embeddings.texts import chunk_embedding_text, mapping_embedding_text, product_embedding_text
 from guidelines.models import GuidelineChunk, InterventionMapping
-from guidelines.services import chunk_text_for_embedding
 from lexical.terms import index_terms
 from lexical.vocabulary import vocabulary_clear
 
 logger = logging.getLogger(__name__)
 
 
-def product_embedding_text(product: Product) -> str:
-    """Name, description, problem areas and the wijzer statements that point to the product."""
-    statements = [
-        f"{mapping.problem_statement} ({mapping.intervention_type})" for mapping in product.intervention_mappings.all()
-    ]
-    parts = [product.name, product.description, "Problemen: " + ", ".join(product.problem_areas)]
-    if statements:
-        parts.append("Interventiewijzer: " + " ".join(statements))
-    return "\n".join(parts)
+@dataclass(frozen=True)
+class Embedded:
+    model: str
+    vectors: np.ndarray
+
+
+def texts_embed(texts: list[str]) -> Embedded:
+    """Embed with the active model (call outside a transaction: the model may run for a while)."""
+    model = active_embedding_model()
+    return Embedded(model, embed_documents(texts, model=model))
+
+
+def embedded_confirm(embedded: Embedded, texts: list[str]) -> Embedded:
+    """Inside the writing transaction: hold off a model swap until commit, and re-embed if one
+    happened while the vectors were computed (rare: once per re-index)."""
+    EmbeddingIndex.objects.get_or_create(id=EmbeddingIndex.SINGLETON_ID, defaults={"active_model": bootstrap_model()})
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT active_model FROM embeddings_embeddingindex WHERE id = %s FOR SHARE", [EmbeddingIndex.SINGLETON_ID])
+        (model,) = cursor.fetchone()
+    if model == embedded.model:
+        return embedded
+    logger.info("embedding model changed to %s while embedding %d text(s); embedding again", model, len(texts))
+    return Embedded(model, embed_documents(texts, model=model))
 
 
 def product_index_refresh(*, product_ids: Iterable[int] | None = None, force: bool = False) -> int:
@@ -42,20 +62,25 @@ def product_index_refresh(*, product_ids: Iterable[int] | None = None, force: bo
     if product_ids is not None:
         products = products.filter(id__in=list(product_ids))
     products = list(products)
-    stale: list[tuple[Product, str, str]] = []
-    for product in products:
-        text = product_embedding_text(product)
-        fingerprint = source_hash(text)
-        if force or product.embedding is None or product.embedding_source_hash != fingerprint:
-            stale.append((product, text, fingerprint))
-    vectors = embed_documents([text for _, text, _ in stale])
+    model = active_embedding_model()
+    texts = {product.id: product_embedding_text(product) for product in products}
+    stale = [
+        product for product in products
+        if force or product.embedding is None or product.embedding_source_hash != source_hash(texts[product.id], model=model)
+    ]
+    stale_texts = [texts[product.id] for product in stale]
+    embedded = texts_embed(stale_texts)
     now = timezone.now()
     with transaction.atomic():
+        embedded = embedded_confirm(embedded, stale_texts)
         for product in products:
             Product.objects.filter(id=product.id).update(search_vector=_product_search_vector(product))
-        for (product, _, fingerprint), vector in zip(stale, vectors, strict=True):
+        for product, text, vector in zip(stale, stale_texts, embedded.vectors, strict=True):
             Product.objects.filter(id=product.id).update(
-                embedding=vector.tolist(), embedding_source_hash=fingerprint, embedded_at=now
+                embedding=vector.tolist(),
+                embedding_model=embedded.model,
+                embedding_source_hash=source_hash(text, model=embedded.model),
+                embedded_at=now,
             )
     if stale:
         logger.info("refreshed the embeddings of %d product(s)", len(stale))
@@ -82,12 +107,14 @@ def mapping_index_refresh(*, mapping_ids: Iterable[int] | None = None, only_miss
         mappings = mappings.filter(embedding__isnull=True)
     mappings = list(mappings)
     vocabulary_clear()
-    texts = [f"{m.problem_statement} {m.intervention_type}. {', '.join(m.keywords)}" for m in mappings]
-    vectors = embed_documents(texts)
+    texts = [mapping_embedding_text(m) for m in mappings]
+    embedded = texts_embed(texts)
     with transaction.atomic():
-        for mapping, text, vector in zip(mappings, texts, vectors, strict=True):
+        embedded = embedded_confirm(embedded, texts)
+        for mapping, text, vector in zip(mappings, texts, embedded.vectors, strict=True):
             InterventionMapping.objects.filter(id=mapping.id).update(
                 embedding=vector.tolist(),
+                embedding_model=embedded.model,
                 search_vector=SearchVector(Value(f"{text} {index_terms(text)}"), config="dutch"),
             )
     return len(mappings)
@@ -106,9 +133,12 @@ def chunk_embeddings_refresh(*, chunk_ids: Iterable[int] | None = None, document
     written = 0
     for start in range(0, len(chunks), batch_size):
         batch = chunks[start : start + batch_size]
-        vectors = embed_documents([chunk_text_for_embedding(c.document.title, c.section_path, c.content) for c in batch])
-        for chunk, vector in zip(batch, vectors, strict=True):
-            chunk.embedding = vector.tolist()
-        GuidelineChunk.objects.bulk_update(batch, ["embedding"])
+        texts = [chunk_embedding_text(c) for c in batch]
+        embedded = texts_embed(texts)
+        with transaction.atomic():
+            embedded = embedded_confirm(embedded, texts)
+            for chunk, vector in zip(batch, embedded.vectors, strict=True):
+                chunk.embedding, chunk.embedding_model = vector.tolist(), embedded.model
+            GuidelineChunk.objects.bulk_update(batch, ["embedding", "embedding_model"])
         written += len(batch)
     return written

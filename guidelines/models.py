@@ -42,6 +42,7 @@ class GuidelineChunk(models.Model):
     token_count = models.PositiveIntegerField("tokens", default=0)
     content_hash = models.CharField(max_length=64)
     embedding = VectorField(dimensions=EMBEDDING_DIMENSIONS, null=True, blank=True, editable=False)
+    embedding_model = models.CharField(max_length=100, blank=True, editable=False)
     search_vector = models.GeneratedField(
         expression=SearchVector("section_path", weight="A", config="dutch")
         + SearchVector("content", weight="B", config="dutch"),
@@ -81,6 +82,7 @@ class InterventionMapping(models.Model):
     products = models.ManyToManyField(Product, related_name="intervention_mappings", blank=True, verbose_name="producten")
     keywords = ArrayField(models.CharField(max_length=80), verbose_name="trefwoorden", default=list, blank=True)
     embedding = VectorField(dimensions=EMBEDDING_DIMENSIONS, null=True, blank=True, editable=False)
+    embedding_model = models.CharField(max_length=100, blank=True, editable=False)
     search_vector = SearchVectorField(null=True, editable=False)
 
     class Meta:

@@ -6,10 +6,12 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+import numpy as np
 from django.db import IntegrityError, transaction
 
 from catalog.models import Category, Product
-from embeddings.encoder import embed_documents
+from embeddings.services import Embedded, embedded_confirm, texts_embed
+from embeddings.texts import chunk_text_for_embedding
 from guidelines.models import GuidelineChunk, GuidelineDocument, InterventionMapping
 from guidelines.parsing import PARSER_VERSION, count_tokens, parse_sections
 
@@ -81,15 +83,18 @@ def document_ingest(
     if not sections:
         raise IngestionError(f"Geen tekst gevonden om in te lezen voor '{title}'.")
     # Embed before the transaction so no lock is held while the model runs; the swap itself is atomic.
-    vectors = []
+    embedding_texts = [chunk_text_for_embedding(title, section.path, section.text) for section in sections]
+    batches = []
     for start in range(0, len(sections), EMBED_BATCH):
-        batch = sections[start : start + EMBED_BATCH]
-        vectors.extend(embed_documents([chunk_text_for_embedding(title, section.path, section.text) for section in batch]))
+        batches.append(texts_embed(embedding_texts[start : start + EMBED_BATCH]))
         if progress:
-            progress(len(batch), len(sections))
+            progress(len(batches[-1].vectors), len(sections))
+    model = batches[0].model if all(batch.model == batches[0].model for batch in batches) else ""
+    embedded = Embedded(model, np.concatenate([batch.vectors for batch in batches]))
 
     try:
         with transaction.atomic():
+            embedded = embedded_confirm(embedded, embedding_texts)
             document, created = GuidelineDocument.objects.select_for_update().get_or_create(
                 title=title,
                 defaults={"source": source, "url": url, "summary": summary, "content_hash": content_hash, "is_summary": is_summary},
@@ -116,8 +121,9 @@ def document_ingest(
                     token_count=count_tokens(section.text),
                     content_hash=hashlib.sha256(section.text.encode()).hexdigest(),
                     embedding=vector.tolist(),
+                    embedding_model=embedded.model,
                 )
-                for ordinal, (section, vector) in enumerate(zip(sections, vectors, strict=True), start=1)
+                for ordinal, (section, vector) in enumerate(zip(sections, embedded.vectors, strict=True), start=1)
             )
     except IntegrityError:
         logger.warning("concurrent ingestion of %r; retrying once", title)
@@ -128,12 +134,6 @@ def document_ingest(
         )
     logger.info("ingested %r: %d chunks (%s)", title, len(sections), "new" if created else "replaced")
     return IngestResult(document, "aangemaakt" if created else "vervangen", len(sections))
-
-
-def chunk_text_for_embedding(document_title: str, section_path: str, content: str) -> str:
-    """What a chunk's embedding is computed from: where it stands (document and section) and what it says."""
-    heading = f"{document_title} — {section_path}" if section_path else document_title
-    return f"{heading}\n{content}"
 
 
 def _update_metadata(document: GuidelineDocument, *, source: str, url: str, summary: str, is_summary: bool) -> None:

@@ -3,6 +3,7 @@ from django.db import IntegrityError, connection, transaction
 
 from catalog.models import Product
 from embeddings.encoder import embed_query
+from embeddings.selectors import active_embedding_model
 from pgvector.django import CosineDistance
 
 pytestmark = pytest.mark.django_db
@@ -37,13 +38,13 @@ def test_it_refuses_an_absence_window_that_ends_before_it_starts():
 
 
 def test_it_finds_the_nearest_product_by_cosine_distance():
-    query = embed_query("Traject van 6 tot 9 maanden voor herstel na een burn-out")
+    query = embed_query("Traject van 6 tot 9 maanden voor herstel na een burn-out", model=active_embedding_model())
     nearest = Product.objects.exclude(embedding=None).order_by(CosineDistance("embedding", query.tolist()))[:5]
     assert "Herstelcoaching" in [p.name for p in nearest]
 
 
 def test_it_uses_the_hnsw_index_for_knn():
-    query = embed_query("rugklachten").tolist()
+    query = embed_query("rugklachten", model=active_embedding_model()).tolist()
     queryset = Product.objects.order_by(CosineDistance("embedding", query))[:10]
     with connection.cursor() as cursor:
         # The demo table is small enough that the planner may prefer a scan; the index must still serve the query shape.

@@ -115,3 +115,14 @@ def test_it_reembeds_a_product_saved_in_the_admin(celery_worker, product, client
     refreshed = wait_until(lambda: Product.objects.filter(pk=product.pk).exclude(embedded_at=product.embedded_at).first())
     assert refreshed.description == data["description"]
     assert not np.allclose(before, np.array(refreshed.embedding))
+
+
+def test_it_moves_the_index_to_another_model_in_the_background(celery_worker, product):
+    from embeddings.encoder import E5_MODEL
+    from embeddings.selectors import active_embedding_model
+
+    out = StringIO()
+    call_command("reindex_embeddings", "--model", "e5", "--background", stdout=out)
+    assert "op de achtergrond" in out.getvalue()
+    wait_until(lambda: active_embedding_model() == E5_MODEL, timeout=60)
+    assert Product.objects.get(pk=product.pk).embedding_model == E5_MODEL

@@ -5,10 +5,9 @@ distance ignores length, so the sum is the same as the normalised blend. One SQL
 fetches the nearest chunks for every product at once, through the HNSW index.
 """
 
-import numpy as np
 from django.db import connection, transaction
 
-from search.pipeline.retrieval import vector_literal
+from embeddings.selectors import QueryEmbedding
 from search.pipeline.types import CitedChunk
 
 LEXICAL_BONUS = 0.1
@@ -20,7 +19,7 @@ WITH documents AS MATERIALIZED (
     SELECT id, title, source, url, is_summary, to_tsvector('dutch', title || ' ' || summary) AS topic
     FROM guidelines_guidelinedocument
 )
-SELECT p.id, ch.id, 1 - n.distance, d.title, d.source, ch.section_path, d.url, ch.content, ch.article, d.is_summary,
+SELECT p.id, ch.id, (1 - n.distance - %(sim_offset)s) * %(sim_scale)s, d.title, d.source, ch.section_path, d.url, ch.content, ch.article, d.is_summary,
        coalesce(ts_rank(ch.search_vector, terms.query, 1), 0) AS lexical,
        d.topic @@ terms.query AS document_match
 FROM catalog_product p
@@ -31,23 +30,24 @@ CROSS JOIN LATERAL (
 CROSS JOIN LATERAL (
     SELECT c.id, c.embedding <=> (p.embedding + %(vec)s::vector) AS distance
     FROM guidelines_guidelinechunk c
+    WHERE c.embedding_model = %(model)s
     ORDER BY c.embedding <=> (p.embedding + %(vec)s::vector)
     LIMIT %(per_product)s
 ) n
 JOIN guidelines_guidelinechunk ch ON ch.id = n.id
 JOIN documents d ON d.id = ch.document_id
-WHERE p.id = ANY(%(ids)s) AND p.embedding IS NOT NULL
+WHERE p.id = ANY(%(ids)s) AND p.embedding_model = %(model)s
 ORDER BY p.id, n.distance
 """
 
-def evidence_for_products(*, product_ids: list[int], vector: np.ndarray, per_product: int = 6) -> dict[int, list[CitedChunk]]:
+def evidence_for_products(*, product_ids: list[int], embedding: QueryEmbedding, per_product: int = 6) -> dict[int, list[CitedChunk]]:
     if not product_ids:
         return {}
     # On a small corpus the planner prefers a scan that detoasts every 2 KB vector once per
     # product (~60 ms); the HNSW index answers the same lateral lookups in ~3 ms.
     with transaction.atomic(), connection.cursor() as cursor:
         cursor.execute("SET LOCAL enable_seqscan = off")
-        cursor.execute(_SQL, {"ids": product_ids, "vec": vector_literal(vector), "per_product": per_product})
+        cursor.execute(_SQL, {"ids": product_ids, **embedding.params(), "per_product": per_product})
         rows = cursor.fetchall()
     evidence: dict[int, list[CitedChunk]] = {}
     for product_id, chunk_id, similarity, title, source, section, url, content, article, is_summary, lexical, document_match in rows:

@@ -4,14 +4,14 @@ interventiewijzer lines it matches and, when an LLM is configured, a HyDE descri
 import logging
 from dataclasses import dataclass
 
-import numpy as np
 from django.conf import settings
 from django.db import connection
 
 from embeddings.encoder import embed_query
+from embeddings.selectors import COMMON_SIMILARITY, QueryEmbedding
 from lexical.sql import TERMS_CTE, bm25_cte
 from lexical.terms import query_terms
-from search.pipeline.retrieval import MAPPING_FIELDS, vector_literal
+from search.pipeline.retrieval import MAPPING_FIELDS
 
 logger = logging.getLogger(__name__)
 
@@ -24,9 +24,9 @@ WITH
 SELECT m.problem_statement, m.intervention_type, m.keywords
 FROM guidelines_interventionmapping m
 LEFT JOIN mapping_lexical ml ON ml.id = m.id
-WHERE m.embedding IS NOT NULL
-  AND (1 - (m.embedding <=> %(vec)s::vector) >= %(floor)s OR ml.id IS NOT NULL)
-ORDER BY (1 - (m.embedding <=> %(vec)s::vector)) + coalesce(ml.coverage, 0) DESC
+CROSS JOIN LATERAL (SELECT {COMMON_SIMILARITY.format(column="m.embedding")} AS similarity) s
+WHERE m.embedding_model = %(model)s AND (s.similarity >= %(floor)s OR ml.id IS NOT NULL)
+ORDER BY s.similarity + coalesce(ml.coverage, 0) DESC
 LIMIT %(limit)s
 """
 
@@ -34,18 +34,18 @@ LIMIT %(limit)s
 @dataclass
 class Expansion:
     text: str
-    vector: np.ndarray | None
+    embedding: QueryEmbedding | None
     wijzer_used: bool = False
     hyde_used: bool = False
 
 
-def matching_mappings(query: str, vector: np.ndarray) -> list[tuple[str, str, list[str]]]:
+def matching_mappings(query: str, embedding: QueryEmbedding) -> list[tuple[str, str, list[str]]]:
     with connection.cursor() as cursor:
         cursor.execute(
             _MAPPINGS_SQL,
             {
                 **query_terms(query).params(),
-                "vec": vector_literal(vector),
+                **embedding.params(),
                 "floor": settings.SEARCH_SIMILARITY_FLOOR * 2,
                 "limit": MAX_MAPPINGS,
             },
@@ -53,23 +53,21 @@ def matching_mappings(query: str, vector: np.ndarray) -> list[tuple[str, str, li
         return [(row[0], row[1], row[2]) for row in cursor.fetchall()]
 
 
-def expand_weak_query(query: str, vector: np.ndarray) -> Expansion:
-    mappings = matching_mappings(query, vector)
+def expand_weak_query(query: str, embedding: QueryEmbedding) -> Expansion:
+    mappings = matching_mappings(query, embedding)
     text = query
-    vectors = [vector]
+    vectors = []
     if mappings:
         text = " ".join([query] + [f"{statement} {kind} {' '.join(keywords)}" for statement, kind, keywords in mappings])
-        vectors.append(embed_query(text))
+        vectors.append(embed_query(text, model=embedding.model))
     hyde_used = False
     if settings.QUERY_EXPANSION_ENABLED and settings.LLM_API_KEY:
         from search.pipeline.llm_client import hypothetical_product
 
         description = hypothetical_product(query)
         if description:
-            vectors.append(embed_query(description))
+            vectors.append(embed_query(description, model=embedding.model))
             hyde_used = True
-    if len(vectors) == 1:
+    if not vectors:
         return Expansion(query, None)
-    blended = np.sum(vectors, axis=0)
-    blended = blended / (np.linalg.norm(blended) or 1.0)
-    return Expansion(text, blended.astype(np.float32), wijzer_used=bool(mappings), hyde_used=hyde_used)
+    return Expansion(text, embedding.blended(vectors), wijzer_used=bool(mappings), hyde_used=hyde_used)

@@ -17,11 +17,10 @@ from dataclasses import dataclass, field
 from django.conf import settings
 from django.db import connection, transaction
 
-from embeddings.encoder import embed_query
+from embeddings.selectors import COMMON_SIMILARITY, query_embedding
 from lexical.sql import TERMS_CTE, FieldWeights, bm25_cte
 from lexical.terms import query_terms
 from search.pipeline.fusion import reciprocal_rank_fusion
-from search.pipeline.retrieval import vector_literal
 from search.pipeline.types import CitedChunk
 
 # A word in the section path ("Artikel 5:8 – Nachtdienst") says more than one in the running text.
@@ -42,12 +41,12 @@ WITH
 lexical AS (SELECT * FROM passage_lexical ORDER BY score DESC LIMIT %(limit)s),
 vector AS (
     SELECT id FROM guidelines_guidelinechunk
-    WHERE embedding IS NOT NULL
+    WHERE embedding_model = %(model)s
     ORDER BY embedding <=> %(vec)s::vector
     LIMIT %(limit)s
 )
 SELECT c.id, d.title, d.source, c.section_path, d.url, c.content, c.article, d.is_summary,
-       CASE WHEN c.embedding IS NULL THEN 0 ELSE 1 - (c.embedding <=> %(vec)s::vector) END AS similarity,
+       CASE WHEN c.embedding_model = %(model)s THEN {COMMON_SIMILARITY.format(column="c.embedding")} ELSE 0 END AS similarity,
        coalesce(l.score, 0) AS lexical,
        coalesce(l.coverage, 0) AS coverage
 FROM (SELECT id FROM lexical UNION SELECT id FROM vector) ids
@@ -57,9 +56,9 @@ LEFT JOIN lexical l ON l.id = c.id
 """
 
 
-_ORIGINALS_SQL = """
+_ORIGINALS_SQL = f"""
 SELECT DISTINCT ON (d.source, c.article) c.id, d.title, d.source, c.section_path, d.url, c.content, c.article, d.is_summary,
-       CASE WHEN c.embedding IS NULL THEN 0 ELSE 1 - (c.embedding <=> %(vec)s::vector) END AS similarity
+       CASE WHEN c.embedding_model = %(model)s THEN {COMMON_SIMILARITY.format(column="c.embedding")} ELSE 0 END AS similarity
 FROM guidelines_guidelinechunk c
 JOIN guidelines_guidelinedocument d ON d.id = c.document_id
 WHERE NOT d.is_summary AND (d.source, c.article) IN (SELECT * FROM unnest(%(sources)s::text[], %(articles)s::text[]))
@@ -99,7 +98,8 @@ class PassageRetrieval:
 
 def passages_retrieve(question: str, *, limit: int = RETRIEVE_LIMIT) -> PassageRetrieval:
     """Chunks ordered by fused rank, an article the question names first."""
-    params = {**query_terms(question).params(), "vec": vector_literal(embed_query(question)), "limit": limit}
+    embedding = query_embedding(question).params()
+    params = {**query_terms(question).params(), **embedding, "limit": limit}
     with transaction.atomic(), connection.cursor() as cursor:
         cursor.execute("SET LOCAL enable_seqscan = off")  # see search.pipeline.evidence: HNSW beats detoasting
         cursor.execute(_SQL, params)
@@ -120,7 +120,7 @@ def passages_retrieve(question: str, *, limit: int = RETRIEVE_LIMIT) -> PassageR
             fused[chunk_id] *= ORIGINAL_SOURCE_BOOST  # the law itself before our summary of it
         if chunk.article and chunk.article.lower() in mentioned:
             fused[chunk_id] += 1.0
-    ordered = _originals_before_summaries([chunks[i] for i in sorted(fused, key=fused.get, reverse=True)], params["vec"])
+    ordered = _originals_before_summaries([chunks[i] for i in sorted(fused, key=fused.get, reverse=True)], embedding)
     return PassageRetrieval(
         passages=ordered,
         best_coverage=max(float(row[10]) for row in rows),
@@ -128,7 +128,7 @@ def passages_retrieve(question: str, *, limit: int = RETRIEVE_LIMIT) -> PassageR
     )
 
 
-def _originals_before_summaries(passages: list[CitedChunk], vector: str) -> list[CitedChunk]:
+def _originals_before_summaries(passages: list[CitedChunk], embedding: dict) -> list[CitedChunk]:
     """Put the article itself right before a summary passage about it (same source, same article number).
 
     Our summaries name the article they explain ("Artikel 14 – De bedrijfsarts"); a specialist should
@@ -140,7 +140,7 @@ def _originals_before_summaries(passages: list[CitedChunk], vector: str) -> list
         return passages
     sources, articles = (list(column) for column in zip(*wanted))
     with connection.cursor() as cursor:
-        cursor.execute(_ORIGINALS_SQL, {"sources": sources, "articles": articles, "vec": vector})
+        cursor.execute(_ORIGINALS_SQL, {"sources": sources, "articles": articles, **embedding})
         rows = cursor.fetchall()
     originals = {(r[2], r[6]): CitedChunk(r[0], r[1], r[2], r[3], r[4], round(float(r[8]), 4), r[5], r[6], r[7]) for r in rows}
     result: list[CitedChunk] = []

@@ -12,10 +12,10 @@ Fusion (RRF or a weighted blend) happens in Python on those numbers; see `fuse`.
 
 from dataclasses import dataclass
 
-import numpy as np
 from django.conf import settings
 from django.db import connection
 
+from embeddings.selectors import QueryEmbedding
 from lexical.sql import TERMS_CTE, FieldWeights, bm25_cte
 from lexical.terms import QueryTerms
 from search.pipeline.fusion import reciprocal_rank_fusion
@@ -30,7 +30,7 @@ WITH
 {bm25_cte("mapping_lexical", table="guidelines_interventionmapping", weights=MAPPING_FIELDS)},
 vector AS (
     SELECT id FROM catalog_product
-    WHERE is_active AND embedding IS NOT NULL
+    WHERE is_active AND embedding_model = %(model)s
     ORDER BY embedding <=> %(vec)s::vector
     LIMIT %(limit)s
 ),
@@ -41,7 +41,7 @@ mapping_scored AS (
            coalesce(ml.coverage, 0) AS coverage
     FROM guidelines_interventionmapping m
     LEFT JOIN mapping_lexical ml ON ml.id = m.id
-    WHERE m.embedding IS NOT NULL
+    WHERE m.embedding_model = %(model)s
 ),
 wijzer AS (
     SELECT mp.product_id AS id,
@@ -56,11 +56,11 @@ candidate_ids AS (
     SELECT id FROM vector UNION SELECT id FROM lexical UNION SELECT id FROM wijzer
 )
 SELECT p.id, p.name,
-       CASE WHEN p.embedding IS NULL THEN 0 ELSE 1 - (p.embedding <=> %(vec)s::vector) END AS similarity,
+       CASE WHEN p.embedding_model = %(model)s THEN 1 - (p.embedding <=> %(vec)s::vector) END AS similarity,
        coalesce(l.score, 0) AS lexical,
        coalesce(l.matched_terms, 0) AS matched_terms,
        coalesce(l.coverage, 0) AS coverage,
-       coalesce(w.similarity, 0) AS wijzer_similarity,
+       w.similarity AS wijzer_similarity,
        coalesce(w.lexical, 0) AS wijzer_lexical,
        coalesce(w.coverage, 0) AS wijzer_coverage
 FROM candidate_ids c
@@ -89,21 +89,24 @@ class Candidate:
         return max(0.0, self.wijzer_similarity) + 0.5 * self.wijzer_coverage
 
 
-def candidates_fetch(*, terms: QueryTerms, vector: np.ndarray, limit: int) -> list[Candidate]:
-    """All products any of the three routes found, with their raw scores (not yet floored or fused)."""
-    params = {**terms.params(), "vec": vector_literal(vector), "limit": limit}
+def candidates_fetch(*, terms: QueryTerms, query: QueryEmbedding, limit: int) -> list[Candidate]:
+    """All products any of the three routes found, with their raw scores (not yet floored or fused);
+    similarities on the common scale (embeddings.selectors), 0 for a row without a vector of this model."""
+    params = {**terms.params(), **query.params(), "limit": limit}
     with connection.cursor() as cursor:
         cursor.execute(_SQL, params)
         rows = cursor.fetchall()
     return [
-        Candidate(int(r[0]), float(r[2]), float(r[3]), int(r[4]), float(r[5]), float(r[6]), float(r[7]), float(r[8]), name=r[1])
+        Candidate(
+            int(r[0]), _similarity(query, r[2]), float(r[3]), int(r[4]), float(r[5]), _similarity(query, r[6]), float(r[7]), float(r[8]),
+            name=r[1],
+        )
         for r in rows
     ]
 
 
-def vector_literal(vector: np.ndarray) -> str:
-    """pgvector's text form of a vector, for raw SQL parameters."""
-    return "[" + ",".join(f"{x:.6f}" for x in vector) + "]"
+def _similarity(query: QueryEmbedding, cosine: float | None) -> float:
+    return 0.0 if cosine is None else query.similarity(cosine)
 
 
 def fuse(candidates: list[Candidate], *, method: str) -> list[Candidate]:

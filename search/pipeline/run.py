@@ -6,11 +6,10 @@ import re
 import time
 from dataclasses import dataclass, field
 
-import numpy as np
 from django.conf import settings
 
 from catalog.models import Audience, Category, Product
-from embeddings.encoder import embed_query
+from embeddings.selectors import QueryEmbedding, query_embedding
 from lexical.terms import QueryTerms, query_terms
 from lexical.thesaurus import expansion_terms
 from search.pipeline import expansion
@@ -114,21 +113,21 @@ def search_run(request: SearchRequest) -> SearchOutcome:
     timings["context"] = _ms(tick)
 
     tick = time.perf_counter()
-    vector = embed_query(query)
+    embedding = query_embedding(query)
     timings["embed"] = _ms(tick)
 
     outcome = SearchOutcome(query=query, mode=request.mode, context=context)
     tick = time.perf_counter()
-    candidates, names, in_domain = _stage1(query_terms(query), vector, floor=settings.SEARCH_SIMILARITY_FLOOR)
+    candidates, names, in_domain = _stage1(query_terms(query), embedding, floor=settings.SEARCH_SIMILARITY_FLOOR)
     strong_ids = _strong_ids(candidates)
     outcome.candidate_count = len(candidates)
     if in_domain and len(candidates) < 3 and request.mode != "vector":
-        expanded = expansion.expand_weak_query(query, vector)
-        if expanded.vector is not None:
+        expanded = expansion.expand_weak_query(query, embedding)
+        if expanded.embedding is not None:
             outcome.expanded, outcome.hyde_used = expanded.wijzer_used, expanded.hyde_used
-            vector = expanded.vector
+            embedding = expanded.embedding
             more, more_names, _ = _stage1(
-                query_terms(query, extra=expanded.text), vector, floor=settings.SEARCH_WEAK_FLOOR
+                query_terms(query, extra=expanded.text), embedding, floor=settings.SEARCH_WEAK_FLOOR
             )
             names.update(more_names)
             candidates = _merge(candidates, more)
@@ -154,7 +153,7 @@ def search_run(request: SearchRequest) -> SearchOutcome:
         for c in pool
         if c.product_id in products
     ]
-    evidence = evidence_for_products(product_ids=[s.product.id for s in scored], vector=vector) if scored else {}
+    evidence = evidence_for_products(product_ids=[s.product.id for s in scored], embedding=embedding) if scored else {}
     for item in scored:
         item.citations = choose_citations(evidence.get(item.product.id, []), threshold=settings.CITATION_MIN_SCORE)
 
@@ -195,9 +194,9 @@ def search_run(request: SearchRequest) -> SearchOutcome:
     return outcome
 
 
-def _stage1(terms: QueryTerms, vector: np.ndarray, *, floor: float) -> tuple[list[Candidate], dict[int, str], bool]:
+def _stage1(terms: QueryTerms, embedding: QueryEmbedding, *, floor: float) -> tuple[list[Candidate], dict[int, str], bool]:
     """Floored, fused, canonical candidates, and whether the query is about this domain at all."""
-    raw = candidates_fetch(terms=terms, vector=vector, limit=settings.SEARCH_CANDIDATES)
+    raw = candidates_fetch(terms=terms, query=embedding, limit=settings.SEARCH_CANDIDATES)
     in_domain = any(
         max(c.coverage, c.wijzer_coverage) >= settings.SEARCH_QUERY_MIN_COVERAGE
         or c.similarity >= settings.SEARCH_QUERY_MIN_SIMILARITY
