@@ -16,8 +16,8 @@ MIN_LEXEME_LENGTH = 3
 
 TERMS_CTE = f"""
 query_terms AS MATERIALIZED (
-    SELECT v.lexeme, max(q.weight) AS weight, to_tsquery('simple', quote_literal(v.lexeme) || ':*') AS tq
-    FROM unnest(%(term_words)s::text[], %(term_weights)s::float8[]) AS q(word, weight)
+    SELECT v.lexeme, max(q.weight) AS weight, bool_or(q.own) AS own, to_tsquery('simple', quote_literal(v.lexeme) || ':*') AS tq
+    FROM unnest(%(term_words)s::text[], %(term_weights)s::float8[], %(term_own)s::bool[]) AS q(word, weight, own)
     CROSS JOIN LATERAL unnest(to_tsvector('dutch', q.word)) AS v
     WHERE length(v.lexeme) >= {MIN_LEXEME_LENGTH}
     GROUP BY v.lexeme
@@ -52,9 +52,9 @@ def bm25_cte(name: str, *, table: str, weights: FieldWeights, where: str = "TRUE
     shortlist_join = f"JOIN {name}_shortlist sl ON sl.id = m.id" if shortlist else ""
     return f"""
 {name}_df AS MATERIALIZED (
-    SELECT t.lexeme, t.weight, t.tq, count(x.id) AS df
+    SELECT t.lexeme, t.weight, t.own, t.tq, count(x.id) AS df
     FROM query_terms t LEFT JOIN {table} x ON x.search_vector @@ t.tq AND ({where})
-    GROUP BY t.lexeme, t.weight, t.tq
+    GROUP BY t.lexeme, t.weight, t.own, t.tq
 ),
 {name}_stats AS MATERIALIZED (
     SELECT greatest(count(*), 1)::float AS n, greatest(avg(length(x.search_vector)), 1)::float AS avgdl
@@ -62,7 +62,7 @@ def bm25_cte(name: str, *, table: str, weights: FieldWeights, where: str = "TRUE
 ),
 {name}_norm AS MATERIALIZED (
     SELECT greatest(sum(ln(1 + (s.n - d.df + 0.5) / (d.df + 0.5))), 1e-9) AS own_idf
-    FROM {name}_df d CROSS JOIN {name}_stats s WHERE d.weight >= 1
+    FROM {name}_df d CROSS JOIN {name}_stats s WHERE d.own
 ),
 {name}_match AS MATERIALIZED (
     SELECT x.id, d.lexeme, d.weight * ln(1 + (s.n - d.df + 0.5) / (d.df + 0.5)) AS widf

@@ -1,12 +1,15 @@
 """Weighted query terms and index-side compound parts: what the full-text side of every search matches on.
 
 A specialist's own words weigh most; compound parts of those words and thesaurus words weigh
-less (they widen the match without outweighing what was typed).
+less (they widen the match without outweighing what was typed). Other spellings of a typed word
+("re-integratie" / "reïntegratie") weigh as much as the word, but like every added term they are
+not "own": coverage (lexical.sql) measures how much of what was typed a text matches.
 """
 
 from dataclasses import dataclass
 
 from lexical.compounds import words_of
+from lexical.spelling import spelling_variants
 from lexical.thesaurus import expansion_terms
 from lexical.vocabulary import decompounder
 
@@ -19,10 +22,11 @@ SYNONYM_WEIGHT = 0.5
 class QueryTerms:
     words: tuple[str, ...]
     weights: tuple[float, ...]
+    own: tuple[bool, ...]
 
     def params(self) -> dict[str, list]:
         """The SQL parameters of lexical.sql.TERMS_CTE."""
-        return {"term_words": list(self.words), "term_weights": list(self.weights)}
+        return {"term_words": list(self.words), "term_weights": list(self.weights), "term_own": list(self.own)}
 
 
 def query_terms(text: str, *, synonyms: bool = True, extra: str = "", extra_weight: float = SYNONYM_WEIGHT) -> QueryTerms:
@@ -32,6 +36,7 @@ def query_terms(text: str, *, synonyms: bool = True, extra: str = "", extra_weig
     """
     splitter = decompounder()
     weighted: dict[str, float] = {}
+    own: set[str] = set()
 
     def add(word: str, weight: float) -> None:
         if weight > weighted.get(word, 0.0):
@@ -44,11 +49,15 @@ def query_terms(text: str, *, synonyms: bool = True, extra: str = "", extra_weig
                 add(part, weight * COMPOUND_PART_WEIGHT)
 
     add_text(text, OWN_WEIGHT)
+    own.update(words_of(text))
+    for word in own:  # our thesaurus and wijzer texts are written in one spelling; a specialist's words are not
+        for variant in spelling_variants(word):
+            add(variant, OWN_WEIGHT)
     if synonyms:
         add_text(" ".join(expansion_terms(text)), SYNONYM_WEIGHT)
     if extra:
         add_text(extra, extra_weight)
-    return QueryTerms(tuple(weighted), tuple(weighted.values()))
+    return QueryTerms(tuple(weighted), tuple(weighted.values()), tuple(word in own for word in weighted))
 
 
 def index_terms(*texts: str) -> str:

@@ -1,0 +1,46 @@
+import pytest
+from django.db import connection
+
+from lexical.spelling import spelling_variants
+from lexical.sql import TERMS_CTE, FieldWeights, bm25_cte
+from lexical.terms import query_terms
+
+VARIANTS = [
+    ("re-integratieverslag", {"reïntegratieverslag", "reintegratieverslag"}),
+    ("reïntegratie", {"re-integratie", "reintegratie"}),
+    ("co-ordinatie", {"coördinatie", "coordinatie"}),
+    ("coördinatie", {"co-ordinatie", "coordinatie"}),
+    ("burn-out", {"burnout"}),
+    ("patiënt", {"patient"}),  # a trema inside a stem never becomes a hyphen
+    ("financiële", {"financiele"}),
+    ("rugklachten", set()),
+]
+
+
+@pytest.mark.parametrize(("word", "variants"), VARIANTS)
+def test_it_spells_a_word_with_hyphen_trema_or_neither(word, variants):
+    assert spelling_variants(word) == variants
+
+
+def test_it_adds_other_spellings_of_typed_words_only_and_never_as_own_words():
+    terms = dict(zip(query_terms("re-integratieverslag opstellen").words, query_terms("re-integratieverslag opstellen").own))
+    assert terms["re-integratieverslag"] is True
+    assert terms["reintegratieverslag"] is False
+    assert "burnout" not in query_terms("uitgeput").words  # thesaurus words keep their own spelling
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(("query", "text"), [
+    ("re-integratieverslag", "Artikel 6 – Inhoud van het reïntegratieverslag"),
+    ("reïntegratie", "De werkgever en de werknemer werken mee aan re-integratie."),
+    ("coördinatie", "Co-ordinatie van de verzuimbegeleiding."),
+])
+def test_it_matches_a_passage_written_in_the_other_spelling(query, text):
+    with connection.cursor() as cursor:
+        cursor.execute("CREATE TEMP TABLE spelling_probe (id int, search_vector tsvector)")
+        cursor.execute("INSERT INTO spelling_probe VALUES (1, to_tsvector('dutch', %s)), (2, to_tsvector('dutch', 'iets anders'))", [text])
+        cursor.execute(
+            f"WITH {TERMS_CTE}, {bm25_cte('probe', table='spelling_probe', weights=FieldWeights(a=1, b=1))} SELECT id FROM probe",
+            query_terms(query, synonyms=False).params(),
+        )
+        assert cursor.fetchall() == [(1,)]
