@@ -22,11 +22,20 @@ def shared_path(*parts: str) -> Path:
 
 @pytest.fixture(scope="session")
 def django_db_setup(django_db_setup, django_db_blocker):
-    """Load the demo catalog, corpus and wijzer once; each test then runs in a rolled-back transaction."""
+    """Load the demo catalog, corpus and wijzer once, indexed with the configured model as in production
+    (load_demo starts with the fast bootstrap model); each test then runs in a rolled-back transaction.
+
+    pytest-django runs transactional tests last; those that reload the demo (demo_data) search the
+    bootstrap model's vectors, which is what they need: pages, workers and concurrency, not relevance.
+    """
     from django.core.management import call_command
+
+    from embeddings.encoder import configured_model
+    from embeddings.reindex import reindex_run
 
     with django_db_blocker.unblock():
         call_command("load_demo", verbosity=0)
+        reindex_run(model=configured_model())
 
 
 @pytest.fixture

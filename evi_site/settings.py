@@ -134,8 +134,9 @@ CELERY_RESULT_BACKEND_TRANSPORT_OPTIONS = {
 }
 
 # --- Embeddings ---
-# `local` is the measured local default (README, "Embeddings"): USE. `e5` answers guideline questions
-# better but costs 6x per query and 12x to index, and does not rank products better (README).
+# `local` is the measured local default (README, "Embeddings"): USE. e5 ranks products no better, puts
+# the right law article first more often but not among the first three, misses two of the three
+# shared dev questions that USE answers, and costs ~6x per query and ~12x to index.
 EMBEDDING_BACKEND = env_choice("EMBEDDING_BACKEND", "local", ("local", "e5", "use", "openai"))
 if EMBEDDING_BACKEND == "local":
     EMBEDDING_BACKEND = "use"
