@@ -73,6 +73,13 @@ class Product(models.Model):
     typical_duration = models.CharField("duur", max_length=200, blank=True)
     time_to_start_days = models.PositiveSmallIntegerField("start binnen (dagen)", null=True, blank=True)
     price_text = models.CharField("prijs", max_length=200, blank=True)
+    price_from_eur = models.PositiveIntegerField(
+        "prijs vanaf (€, excl. btw)", null=True, blank=True,
+        help_text="Het laagste bedrag waarvoor het product af te nemen is; leeg = onbekend. Een budget in de zoekvraag laat duurdere producten weg.",
+    )
+    price_to_eur = models.PositiveIntegerField(
+        "prijs tot (€, excl. btw)", null=True, blank=True, help_text="Alleen invullen bij een vaste prijs of een bekende bovengrens."
+    )
     benefits_employee = models.TextField("voordelen werknemer", blank=True)
     benefits_employer = models.TextField("voordelen werkgever", blank=True)
 
@@ -130,6 +137,13 @@ class Product(models.Model):
                 | models.Q(absence_weeks_max__isnull=True)
                 | models.Q(absence_weeks_min__lte=models.F("absence_weeks_max")),
                 name="product_absence_window_ordered",
+            ),
+            models.CheckConstraint(
+                condition=models.Q(price_from_eur__isnull=True)
+                | models.Q(price_to_eur__isnull=True)
+                | models.Q(price_from_eur__lte=models.F("price_to_eur")),
+                name="product_price_range_ordered",
+                violation_error_message="De prijs 'tot' mag niet lager zijn dan de prijs 'vanaf'.",
             ),
         ]
 

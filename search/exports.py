@@ -18,8 +18,9 @@ def search_markdown(results: Results, *, names: Names) -> str:
     lines += ["", f"## Werknemergerichte interventies voor {names.employee_label}", ""]
     if log.message:
         lines += [log.message, ""]
-    if log.note:
-        lines += [f"> {log.note}", ""]
+    for note in (log.note, log.budget_note):
+        if note:
+            lines += [f"> {note}", ""]
     for card in results.cards:
         lines += _card(card, names)
     if results.more:

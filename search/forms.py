@@ -2,6 +2,7 @@
 
 from django import forms
 
+from search.pipeline.budget import budget_from_field
 from search.pipeline.run import MAX_QUERY_LENGTH, SearchInputError, SearchRequest, validate_query
 
 TOP_K = 5  # three cards plus "Overweeg eventueel ook" for ranks 4 and 5
@@ -50,6 +51,13 @@ class SearchForm(forms.Form):
 
     def clean_situatie(self) -> str:
         return _validated(self.cleaned_data["situatie"])
+
+    def clean_budget(self) -> str:
+        try:
+            budget_from_field(self.cleaned_data["budget"])
+        except SearchInputError as error:
+            raise forms.ValidationError(str(error)) from None
+        return self.cleaned_data["budget"]
 
     def search_request(self) -> SearchRequest:
         data = self.cleaned_data

@@ -26,6 +26,7 @@ class SearchLog(models.Model):
     expanded = models.BooleanField("uitgebreid met interventiewijzer", default=False)
     hyde_used = models.BooleanField("HyDE gebruikt", default=False)
     note = models.CharField("notitie", max_length=300, blank=True)
+    budget_note = models.CharField("budgetnotitie", max_length=200, blank=True)
     message = models.CharField("melding", max_length=300, blank=True)
     timings_ms = models.JSONField("tijden (ms)", default=dict, blank=True)
     created_at = models.DateTimeField("tijdstip", auto_now_add=True, db_index=True)

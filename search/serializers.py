@@ -1,5 +1,6 @@
 """The JSON shape of a search (DESIGN.md §5), shared by the CLI, the API and the export."""
 
+from search.pipeline.budget import within_budget
 from search.pipeline.links import display_link
 from search.pipeline.run import SearchOutcome
 from search.pipeline.types import CitedChunk, Scored
@@ -36,6 +37,8 @@ def recommendation_json(item: Scored, rank: int) -> dict:
         "benefits_employee": item.product.benefits_employee,
         "benefits_employer": item.product.benefits_employer,
         "guidelines": [citation_json(c) for c in item.citations],
+        "price_from_eur": item.product.price_from_eur,
+        "within_budget": item.within_budget,
     }
 
 
@@ -51,6 +54,7 @@ def outcome_json(outcome: SearchOutcome, *, query_id=None) -> dict:
         "recommendations": [recommendation_json(item, rank) for rank, item in enumerate(outcome.recommendations, start=1)],
         "workplace_suggestions": [recommendation_json(item, rank) for rank, item in enumerate(outcome.workplace_suggestions, start=1)],
         "note": outcome.note,
+        "budget_note": outcome.budget_note,
         "message": outcome.message,
         "fallback_guidelines": [citation_json(c, with_quote=True) for c in outcome.fallback_guidelines],
         "timings_ms": outcome.timings_ms,
@@ -70,6 +74,7 @@ def stored_search_json(log) -> dict:
         "fallback_reason": log.fallback_reason,
         "context": log.context,
         "note": log.note,
+        "budget_note": log.budget_note,
         "message": log.message,
         "timings_ms": log.timings_ms,
         "recommendations": [
@@ -102,6 +107,8 @@ def stored_search_json(log) -> dict:
                     }
                     for c in rec.citations.all()
                 ],
+                "price_from_eur": rec.product.price_from_eur if rec.product else None,
+                "within_budget": within_budget(rec.product.price_from_eur if rec.product else None, log.context.get("budget_eur")),
             }
             for rec in log.recommendations.all()
         ],

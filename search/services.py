@@ -34,6 +34,7 @@ def search_log_record(*, outcome: SearchOutcome, user=None, top_k: int = 3) -> S
             expanded=outcome.expanded,
             hyde_used=outcome.hyde_used,
             note=outcome.note,
+            budget_note=outcome.budget_note,
             message=outcome.message,
             timings_ms=outcome.timings_ms,
         )

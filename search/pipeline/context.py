@@ -8,6 +8,8 @@ microseconds. Form fields always win over what the free text suggests.
 import re
 from dataclasses import asdict, dataclass, field
 
+from search.pipeline.budget import budget_from_field, budget_from_text, format_eur
+
 NUMBER_WORDS = {
     "een": 1, "één": 1, "twee": 2, "drie": 3, "vier": 4, "vijf": 5, "zes": 6, "zeven": 7, "acht": 8,
     "negen": 9, "tien": 10, "elf": 11, "twaalf": 12, "dertien": 13, "veertien": 14, "vijftien": 15,
@@ -89,7 +91,7 @@ class SituationContext:
     preventive: bool = False
     subject: str = "werknemer"  # "werknemer", "leidinggevende", "team", "organisatie", or "onbekend"
     roles: list[str] = field(default_factory=list)
-    budget: str = ""
+    budget_eur: int | None = None
 
     def as_dict(self) -> dict:
         return asdict(self)
@@ -115,6 +117,8 @@ class SituationContext:
             parts.append("preventieve vraag")
         if self.severity != "gemiddeld":
             parts.append(f"ernst: {self.severity}")
+        if self.budget_eur is not None:
+            parts.append(f"budget {format_eur(self.budget_eur)}")
         return ", ".join(parts)
 
 
@@ -181,7 +185,9 @@ def _first_tag(patterns: tuple[tuple[str, str], ...], text: str) -> list[str]:
 
 def context_extract(text: str, *, role: str = "", sector: str = "", duration: str = "", budget: str = "") -> SituationContext:
     """Parse the situation; explicit form fields (functie, sector, verzuimduur, budget) override the text."""
-    context = SituationContext(budget=budget.strip())
+    context = SituationContext(budget_eur=budget_from_field(budget))
+    if context.budget_eur is None:
+        context.budget_eur = budget_from_text(text)
     roles = _first_tag(ROLE_PATTERNS, f"{role} {text}")
     context.roles = roles
     context.role = role.strip().lower() or (roles[0] if roles else "")

@@ -10,6 +10,8 @@ from django.conf import settings
 
 from catalog.models import Audience, Category, Product
 from embeddings.selectors import QueryEmbedding, query_embedding
+from search.pipeline.budget import over_budget_note, within_budget
+from search.pipeline.errors import SearchInputError
 from lexical.terms import QueryTerms, query_terms
 from lexical.thesaurus import expansion_terms
 from search.pipeline import expansion
@@ -43,10 +45,6 @@ MODES = ("two-stage", "hybrid", "vector")
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 
 
-class SearchInputError(ValueError):
-    """The query cannot be searched; the message is Dutch and shown to the specialist."""
-
-
 @dataclass
 class SearchRequest:
     query: str
@@ -70,6 +68,7 @@ class SearchOutcome:
     recommendations: list[Scored] = field(default_factory=list)
     workplace_suggestions: list[Scored] = field(default_factory=list)
     note: str = ""
+    budget_note: str = ""
     message: str = ""
     fallback_guidelines: list[CitedChunk] = field(default_factory=list)
     timings_ms: dict[str, float] = field(default_factory=dict)
@@ -174,12 +173,18 @@ def search_run(request: SearchRequest) -> SearchOutcome:
             item.relevance = round(item.similarity if request.mode == "vector" else item.topical, 4)
     # The pure-vector baseline has no notion of evidence strength.
     strong = [item for item in scored if request.mode == "vector" or item.product.id in strong_ids]
+    strong, over_budget = _split_by_budget(strong, context.budget_eur)
+    strong_count -= len(over_budget)
     if in_domain and len(strong) < MIN_QUALIFYING:
         # Thin evidence for a question about work and health: what matched, then broad, safe first
         # steps (an early consult, the company doctor's consultation hour) instead of weak guesses.
-        strong += first_steps(context, exclude={item.product.id for item in strong})
+        steps, _ = _split_by_budget(first_steps(context, exclude={item.product.id for item in strong}), context.budget_eur)
+        strong += steps
     outcome.recommendations = strong[: request.top_k]
-    outcome.workplace_suggestions = _workplace_suggestions(scored, outcome.recommendations, context)
+    if over_budget:
+        outcome.budget_note = over_budget_note(len(over_budget), context.budget_eur)
+    workplace, _ = _split_by_budget(_workplace_suggestions(scored, outcome.recommendations, context), context.budget_eur)
+    outcome.workplace_suggestions = workplace
     timings["stage2"] = _ms(tick)
 
     if not outcome.recommendations:
@@ -208,6 +213,15 @@ def _stage1(terms: QueryTerms, embedding: QueryEmbedding, *, floor: float) -> tu
     names = {c.product_id: c.name for c in kept}
     fused = fuse(kept, method=settings.SEARCH_FUSION)
     return canonicalise(fused, names)[: settings.SEARCH_CANDIDATES], names, True
+
+
+def _split_by_budget(items: list[Scored], budget_eur: int | None) -> tuple[list[Scored], list[Scored]]:
+    """Products whose lowest price fits the budget (or is unknown), and those it rules out."""
+    kept, ruled_out = [], []
+    for item in items:
+        item.within_budget = within_budget(item.product.price_from_eur, budget_eur)
+        (ruled_out if item.within_budget is False else kept).append(item)
+    return kept, ruled_out
 
 
 def _strong_ids(candidates: list[Candidate]) -> set[int]:

@@ -48,6 +48,7 @@ class Scored:
     citations: list[CitedChunk] = field(default_factory=list)
     feedback_multiplier: float = 1.0
     relevance: float = 0.0
+    within_budget: bool | None = None
 
     def finalise(self) -> None:
         self.relevance = round(relevance_of(self.scores) * self.feedback_multiplier, 4)
