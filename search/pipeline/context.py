@@ -38,8 +38,21 @@ PREVENTIVE_CUES = re.compile(
     r"\b(voorkomen|preventie\w*|preventief|voorkomen dat|dreig\w*|risico\w*|vitaliteit|fitter|gezonder|bewustwording|ri&e|beleid|opbrandt|opbranden)\b",
     re.IGNORECASE,
 )
-SHORT_CUES = re.compile(r"\b(net ziek\w*|pas ziek\w*|kort verzuim|kortdurend|sinds kort ziek|vandaag ziek\w*|eerste ziektedag|zojuist ziek\w*|net uitgevallen)\b", re.IGNORECASE)
-LONG_CUES = re.compile(r"\b(langdurig\w*|lang verzuim|lange tijd ziek|lang ziek|chronisch)\b", re.IGNORECASE)
+SHORT_CUES = re.compile(
+    r"\b(net ziek\w*|pas ziek\w*|kort verzuim|kortdurend\w*|korte termijn|sinds kort ziek|vandaag ziek\w*|sinds gisteren ziek\w*|eerste ziektedag|zojuist ziek\w*|net uitgevallen)\b",
+    re.IGNORECASE,
+)
+LONG_CUES = re.compile(r"\b(langdurig\w*|langdurend\w*|lange termijn|langere termijn|lang verzuim|lange tijd ziek|lang ziek|chronisch)\b", re.IGNORECASE)
+# Frequent short absences are a pattern of their own (the company doctor's consultation hour, a talk
+# about the pattern), not one long absence.
+FREQUENT_CUES = re.compile(
+    r"\b(frequent\w*\s+(?:kort\s+)?(?:verzuim|ziek\w*|afwezig\w*)|vaak (?:kort )?ziek\w*|regelmatig ziek\w*|steeds (?:weer )?ziek\w*|telkens ziek\w*|veel kort verzuim|vaak afwezig)\b",
+    re.IGNORECASE,
+)
+RELAPSE_CUES = re.compile(r"\b(terugval\w*|teruggevallen|valt terug|weer uitgevallen|opnieuw uitgevallen|recidief)\b", re.IGNORECASE)
+URGENT_CUES = re.compile(r"\b(crisis\w*|acuut|acute|incident\w*|calamiteit\w*|noodsituatie|spoed\w*|direct hulp|meteen hulp)\b", re.IGNORECASE)
+# "Uitval voorkomen" asks for prevention; the absence words in it do not mean someone is absent.
+PREVENTING_ABSENCE = re.compile(r"\b(?:voorkomen\s+(?:van\s+)?(?:uitval|verzuim|ziekte\w*)|(?:uitval|verzuim)\s+voorkomen)\b", re.IGNORECASE)
 SEVERITY_HIGH = re.compile(r"\b(ernstig\w*|zwaar|zware|volledig uitgevallen|crisis|suïcid\w*|instort\w*|helemaal op|totaal op|kan niet meer)\b", re.IGNORECASE)
 SEVERITY_LOW = re.compile(r"\b(licht\w*|beginnend\w*|af en toe|soms|milde?)\b", re.IGNORECASE)
 
@@ -91,6 +104,8 @@ class SituationContext:
     preventive: bool = False
     subject: str = "werknemer"  # "werknemer", "leidinggevende", "team", "organisatie", or "onbekend"
     roles: list[str] = field(default_factory=list)
+    urgent: bool = False  # a crisis or an incident: help that can start at once counts more
+    absence_pattern: str = ""  # "frequent" (many short absences) or "terugval" (relapse), else ""
     budget_eur: int | None = None
 
     def as_dict(self) -> dict:
@@ -117,6 +132,12 @@ class SituationContext:
             parts.append("preventieve vraag")
         if self.severity != "gemiddeld":
             parts.append(f"ernst: {self.severity}")
+        if self.urgent:
+            parts.append("acuut")
+        if self.absence_pattern == "frequent":
+            parts.append("frequent verzuim")
+        elif self.absence_pattern == "terugval":
+            parts.append("terugval")
         if self.budget_eur is not None:
             parts.append(f"budget {format_eur(self.budget_eur)}")
         return ", ".join(parts)
@@ -194,21 +215,28 @@ def context_extract(text: str, *, role: str = "", sector: str = "", duration: st
     sectors = _first_tag(SECTOR_PATTERNS, f"{sector} {text}")
     context.sector = sector.strip().lower() or (sectors[0] if sectors else "")
 
+    preventing_absence = bool(PREVENTING_ABSENCE.search(text))
+    absence_text = PREVENTING_ABSENCE.sub(" ", text)
+    if FREQUENT_CUES.search(text):
+        context.absence_pattern = "frequent"
+    elif RELAPSE_CUES.search(text):
+        context.absence_pattern = "terugval"
+    context.urgent = bool(URGENT_CUES.search(text))
     weeks = parse_duration_field(duration) if duration else None
     if weeks is None:
-        weeks = _absence_duration(text)
+        weeks = _absence_duration(absence_text)
     working = bool(WORKING_CUES.search(text))
-    if weeks is None and SHORT_CUES.search(text):
+    if weeks is None and (SHORT_CUES.search(absence_text) or context.absence_pattern == "frequent"):
         weeks = 1.0
-    if weeks is None and LONG_CUES.search(text) and ABSENCE_CUES.search(text):
+    if weeks is None and LONG_CUES.search(absence_text) and ABSENCE_CUES.search(absence_text):
         weeks = 26.0
     context.absence_weeks = weeks
     if working and weeks is None:
         context.absence_status = "aan het werk"
-    elif weeks is not None or (ABSENCE_CUES.search(text) and not working):
+    elif weeks is not None or (ABSENCE_CUES.search(absence_text) and not working):
         context.absence_status = "verzuim"
 
-    context.preventive = bool(PREVENTIVE_CUES.search(text)) and not context.is_absent
+    context.preventive = (preventing_absence or bool(PREVENTIVE_CUES.search(text))) and not context.is_absent
     if SEVERITY_HIGH.search(text):
         context.severity = "ernstig"
     elif SEVERITY_LOW.search(text):

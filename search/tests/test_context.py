@@ -78,3 +78,41 @@ def test_it_marks_severity():
     assert context_extract("ernstig ongeluk gezien").severity == "ernstig"
     assert context_extract("lichte rugklachten").severity == "licht"
     assert context_extract("rugklachten").severity == "gemiddeld"
+
+
+# (text, absence weeks, absence status, preventive, urgent, absence pattern): intent words move phase and urgency.
+INTENTS = [
+    ("Lange termijn verzuim", 26.0, "verzuim", False, False, ""),
+    ("langdurig verzuim", 26.0, "verzuim", False, False, ""),
+    ("Korte termijn verzuim", 1.0, "verzuim", False, False, ""),
+    ("net ziek gemeld", 1.0, "verzuim", False, False, ""),
+    ("Crisis situatie", None, "onbekend", False, True, ""),
+    ("acuut incident op de werkvloer", None, "onbekend", False, True, ""),
+    ("preventie werkdruk", None, "onbekend", True, False, ""),
+    ("voorkomen van uitval", None, "onbekend", True, False, ""),
+    ("uitval voorkomen in ons team", None, "onbekend", True, False, ""),
+    ("frequent verzuim", 1.0, "verzuim", False, False, "frequent"),
+    ("medewerker is vaak kort ziek", 1.0, "verzuim", False, False, "frequent"),
+    ("terugval na burn-out", None, "onbekend", False, False, "terugval"),
+    ("na drie maanden weer uitgevallen", 13.04, "verzuim", False, False, "terugval"),
+]
+
+
+@pytest.mark.parametrize(("text", "weeks", "status", "preventive", "urgent", "pattern"), INTENTS)
+def test_it_reads_intent_words_into_phase_and_urgency(text, weeks, status, preventive, urgent, pattern):
+    context = context_extract(text)
+    assert context.absence_weeks == (pytest.approx(weeks, abs=0.05) if weeks is not None else None)
+    assert (context.absence_status, context.preventive, context.urgent, context.absence_pattern) == (status, preventive, urgent, pattern)
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(("query", "expected", "position"), [
+    ("Lange termijn verzuim", {"Arbeidsdeskundig Onderzoek", "Re-Integratie 2e Spoor"}, 2),
+    ("Crisis situatie", {"Traumaverwerking", "Bedrijfsmaatschappelijk werk"}, 3),
+    ("Management problemen", {"Executive Coaching"}, 1),
+])
+def test_it_ranks_by_the_intent_of_a_short_phrase(query, expected, position):
+    from search.pipeline.run import SearchRequest, search_run
+
+    names = [item.product.name for item in search_run(SearchRequest(query=query)).recommendations]
+    assert expected <= set(names[:position]), names

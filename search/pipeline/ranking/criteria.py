@@ -7,7 +7,7 @@ Each score is a small rule over product metadata, the situation and the guidelin
 - fit: who it is for (employee, manager, team, organisation) against who the question is about,
   the role and sector tags, the absence window and home-working constraints;
 - guidelines: how strongly the best guideline passage backs the product in this situation;
-- feasibility: how soon it can start, weighted more when the absence is short and acute.
+- feasibility: how soon it can start, weighted more when the absence is short or the situation acute.
 """
 
 from catalog.models import Audience, Delivery, Phase, Product
@@ -96,7 +96,7 @@ def fit_score(product: Product, context: SituationContext, suitability: float) -
 def feasibility_score(product: Product, context: SituationContext) -> float:
     days = product.time_to_start_days if product.time_to_start_days is not None else 14
     speed = clamp(1.0 - days / 35)
-    urgent = context.is_absent and (context.absence_weeks is None or context.absence_weeks <= 6)
+    urgent = context.urgent or (context.is_absent and (context.absence_weeks is None or context.absence_weeks <= 6))
     return clamp(0.6 * speed + 0.4) if not urgent else clamp(speed * 0.85 + 0.15)
 
 
