@@ -27,6 +27,7 @@ class ProductAdmin(admin.ModelAdmin):
         ("Indeling", {"fields": ("category", "phase", "audience", "problem_areas", "absence_weeks_min", "absence_weeks_max", "target_roles", "sectors")}),
         ("Uitvoering", {"fields": ("delivery", "typical_duration", "time_to_start_days", "price_text", "price_from_eur", "price_to_eur")}),
         ("Voordelen", {"fields": ("benefits_employee", "benefits_employer")}),
+        ("Onderbouwing", {"fields": ("guidelines_curated",)}),
         ("Link", {"fields": ("url", "url_status", "url_checked_at", "url_http_status", "url_final_url", "url_failure_count", "url_error")}),
         ("Zoekindex", {"fields": ("is_indexed", "embedded_at", "created_at", "updated_at")}),
     )

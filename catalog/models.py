@@ -96,6 +96,13 @@ class Product(models.Model):
     url_check_started_at = models.DateTimeField(null=True, blank=True, editable=False)
 
     is_active = models.BooleanField("actief", default=True)
+    guidelines_curated = models.BooleanField(
+        "richtlijnen gecureerd",
+        default=False,
+        help_text="Aangevinkt: alleen de richtlijndocumenten die aan dit product gekoppeld zijn (bij het document, "
+        "'onderbouwt producten') worden geciteerd, en zonder koppeling niets. Uit: documenten en secties die de "
+        "problemen van het product noemen.",
+    )
     is_first_step = models.BooleanField(
         "breed eerste stap",
         default=False,

@@ -20,6 +20,7 @@ IMPORT_FIELDS = (
     "name", "portal_id", "url", "description", "category", "problem_areas", "phase", "absence_weeks_min",
     "absence_weeks_max", "audience", "target_roles", "sectors", "delivery", "typical_duration",
     "time_to_start_days", "price_text", "price_from_eur", "price_to_eur", "benefits_employee", "benefits_employer", "is_first_step",
+    "guidelines_curated",
 )
 LIST_FIELDS = {"problem_areas", "target_roles", "sectors"}
 

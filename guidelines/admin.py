@@ -14,6 +14,7 @@ class GuidelineDocumentAdmin(admin.ModelAdmin):
     list_filter = ("source",)
     search_fields = ("title", "summary")
     readonly_fields = ("content_hash", "ingested_at")
+    filter_horizontal = ("products",)
 
     def get_queryset(self, request):
         return super().get_queryset(request).annotate(chunk_count=Count("chunks"))

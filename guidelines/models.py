@@ -21,6 +21,15 @@ class GuidelineDocument(models.Model):
     )
     content_hash = models.CharField("inhoud-hash", max_length=64, db_index=True)
     ingested_at = models.DateTimeField("ingelezen op", auto_now=True)
+    products = models.ManyToManyField(
+        Product,
+        related_name="guideline_documents",
+        blank=True,
+        verbose_name="onderbouwt producten",
+        help_text="Producten waarvoor dit document als onderbouwing geciteerd mag worden. Een product met zulke "
+        "koppelingen citeert alleen uit zijn gekoppelde documenten; zonder koppelingen alleen uit documenten of "
+        "secties over zijn eigen problemen.",
+    )
 
     class Meta:
         verbose_name = "richtlijndocument"

@@ -199,3 +199,19 @@ def mapping_import(*, rows: list[dict]) -> MappingImportReport:
             changed.append(mapping.id)
             affected |= product_ids | current_ids
     return MappingImportReport(changed, affected, unchanged)
+
+
+def product_guidelines_link(*, links: dict[str, list[str]]) -> int:
+    """Link products to the guideline documents that back them (adds, never removes an admin's links);
+    titles not in the corpus yet are skipped, so a later run links laws ingested meanwhile. Returns new links."""
+    products = {p.name: p for p in Product.objects.filter(name__in=list(links))}
+    unknown = sorted(set(links) - set(products))
+    if unknown:
+        raise MappingImportError(f"Onbekende producten in de richtlijnkoppelingen: {', '.join(unknown)}.")
+    documents = {d.title: d for d in GuidelineDocument.objects.filter(title__in={t for titles in links.values() for t in titles})}
+    through = GuidelineDocument.products.through
+    wanted = {(documents[title].id, products[name].id) for name, titles in links.items() for title in titles if title in documents}
+    existing = set(through.objects.filter(product_id__in=[p.id for p in products.values()]).values_list("guidelinedocument_id", "product_id"))
+    new = wanted - existing
+    through.objects.bulk_create([through(guidelinedocument_id=d, product_id=p) for d, p in new], ignore_conflicts=True)
+    return len(new)

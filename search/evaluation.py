@@ -13,6 +13,8 @@ from embeddings.encoder import query_cache_clear
 from search.pipeline.run import SearchRequest, search_run
 
 DEFAULT_QUERIES = settings.BASE_DIR / "search" / "eval" / "judged_situations.jsonl"
+# Which guideline documents are on each product's subject (judged by a specialist, not by the method).
+CITATION_SUBJECTS = settings.BASE_DIR / "search" / "eval" / "citation_subjects.json"
 STAGES = ("embed", "stage1", "stage2", "total")
 T = TypeVar("T")
 
@@ -53,6 +55,15 @@ def judged_queries_read(path: Path) -> list[JudgedQuery]:
     )
 
 
+def citation_subjects_read(path: Path = CITATION_SUBJECTS) -> dict[str, set[str]]:
+    """Product name → the document titles a citation for it may come from."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        return {str(name): {str(title) for title in titles} for name, titles in data["products"].items()}
+    except (OSError, ValueError, KeyError, TypeError, AttributeError) as error:
+        raise EvaluationInputError(f"{path}: geen tabel {{'products': {{product: [documenten]}}}} ({error})") from None
+
+
 def ndcg_at_3(names: list[str], rel: dict[str, int], expect_empty: bool) -> float:
     if expect_empty or not rel:
         return 1.0 if not names else 0.0
@@ -70,14 +81,19 @@ def percentile(values: list[float], pct: float) -> float:
     return round(ordered[index], 2)
 
 
-def evaluate(queries: list[JudgedQuery], modes: list[str], *, details: bool = False) -> dict:
-    """One row of metrics per mode; every mode runs over the same queries in the same process."""
+def evaluate(queries: list[JudgedQuery], modes: list[str], *, details: bool = False, subjects: dict[str, set[str]] | None = None) -> dict:
+    """One row of metrics per mode; every mode runs over the same queries in the same process.
+
+    With `subjects`, the share of top-3 citations that come from a document on the product's subject.
+    """
+    subjects = subjects or {}
     rows = {}
     per_query: dict[str, list[dict]] = {}
     search_run(SearchRequest(query="opwarmen"))  # model, thesaurus and connection load once, outside the figures
     for mode in modes:
         query_cache_clear()  # every mode pays for its own query embeddings
         ndcg, hits, precision, forbidden, recommended, cited, linked = [], [], [], 0, 0, 0, 0
+        judged_citations = on_subject = 0
         timings = {stage: [] for stage in STAGES}
         per_query[mode] = []
         for judged in queries:
@@ -94,6 +110,11 @@ def evaluate(queries: list[JudgedQuery], modes: list[str], *, details: bool = Fa
             recommended += len(outcome.recommendations)
             cited += sum(1 for item in outcome.recommendations if item.citations)
             linked += sum(1 for item in outcome.recommendations if _has_link(item))
+            for item in outcome.recommendations[:3]:
+                allowed = subjects.get(item.product.name)
+                if allowed is not None:
+                    judged_citations += len(item.citations)
+                    on_subject += sum(1 for citation in item.citations if citation.document_title in allowed)
             for stage in STAGES:
                 timings[stage].append(outcome.timings_ms.get(stage, 0.0))
             per_query[mode].append({"id": judged.id, "ndcg@3": round(ndcg[-1], 3), "top3": names, "rel": judged.rel, "forbid": judged.forbid})
@@ -106,6 +127,7 @@ def evaluate(queries: list[JudgedQuery], modes: list[str], *, details: bool = Fa
             "forbidden_in_top3": forbidden,
             "citation_rate": round(cited / recommended, 3) if recommended else 0.0,
             "url_display_rate": round(linked / recommended, 3) if recommended else 1.0,
+            "citations_on_subject": round(on_subject / judged_citations, 3) if judged_citations else None,
             **{f"{stage}_p50_ms": percentile(timings[stage], 50) for stage in STAGES},
             **{f"{stage}_p95_ms": percentile(timings[stage], 95) for stage in STAGES},
         }

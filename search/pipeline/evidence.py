@@ -1,7 +1,13 @@
 """Guideline evidence: which chunks back a product in this situation (stage 2 input and stage 3 citations).
 
-A chunk is scored against the sum of the product's and the situation's embeddings; cosine
-distance ignores length, so the sum is the same as the normalised blend. One SQL statement
+Only passages on the product's subject may back it: from the guideline documents an admin linked to
+the product (a product marked "richtlijnen gecureerd" without links cites nothing), or, for a product
+without links, from documents whose title and summary name its problems, or from sections whose
+heading does. A passage of an unrelated guideline that happens to
+lie close in meaning is never cited: no citation is better than a wrong one.
+
+Among those, a chunk is scored against the sum of the product's and the situation's embeddings;
+cosine distance ignores length, so the sum is the same as the normalised blend. One SQL statement
 fetches the nearest chunks for every product at once, through the HNSW index.
 """
 
@@ -18,21 +24,33 @@ _SQL = """
 WITH documents AS MATERIALIZED (
     SELECT id, title, source, url, is_summary, to_tsvector('dutch', title || ' ' || summary) AS topic
     FROM guidelines_guidelinedocument
+),
+links AS MATERIALIZED (
+    SELECT product_id, array_agg(guidelinedocument_id) AS documents
+    FROM guidelines_guidelinedocument_products WHERE product_id = ANY(%(ids)s) GROUP BY product_id
 )
 SELECT p.id, ch.id, (1 - n.distance - %(sim_offset)s) * %(sim_scale)s, d.title, d.source, ch.section_path, d.url, ch.content, ch.article, d.is_summary,
        coalesce(ts_rank(ch.search_vector, terms.query, 1), 0) AS lexical,
        d.topic @@ terms.query AS document_match
 FROM catalog_product p
+LEFT JOIN links l ON l.product_id = p.id
 CROSS JOIN LATERAL (
-    SELECT to_tsquery('simple', coalesce(string_agg(quote_literal(lexeme) || ':*', ' | '), '')) AS query
+    SELECT to_tsquery('simple', coalesce(string_agg(quote_literal(lexeme) || ':*', ' | '), '')) AS query,
+           to_tsquery('simple', coalesce(string_agg(quote_literal(lexeme) || ':*A', ' | '), '')) AS headings
     FROM unnest(to_tsvector('dutch', p.name || ' ' || array_to_string(p.problem_areas, ' '))) WHERE length(lexeme) >= 4
 ) terms
 CROSS JOIN LATERAL (
-    SELECT c.id, c.embedding <=> (p.embedding + %(vec)s::vector) AS distance
-    FROM guidelines_guidelinechunk c
-    WHERE c.embedding_model = %(model)s
-    ORDER BY c.embedding <=> (p.embedding + %(vec)s::vector)
-    LIMIT %(per_product)s
+    (SELECT c.id, c.embedding <=> (p.embedding + %(vec)s::vector) AS distance
+     FROM guidelines_guidelinechunk c
+     WHERE (l.documents IS NOT NULL OR p.guidelines_curated)
+       AND c.document_id = ANY(coalesce(l.documents, '{}')) AND c.embedding_model = %(model)s
+     ORDER BY c.embedding <=> (p.embedding + %(vec)s::vector) LIMIT %(per_product)s)
+    UNION ALL
+    (SELECT c.id, c.embedding <=> (p.embedding + %(vec)s::vector) AS distance
+     FROM guidelines_guidelinechunk c
+     WHERE NOT (l.documents IS NOT NULL OR p.guidelines_curated) AND c.embedding_model = %(model)s
+       AND (c.document_id IN (SELECT id FROM documents WHERE topic @@ terms.query) OR c.search_vector @@ terms.headings)
+     ORDER BY c.embedding <=> (p.embedding + %(vec)s::vector) LIMIT %(per_product)s)
 ) n
 JOIN guidelines_guidelinechunk ch ON ch.id = n.id
 JOIN documents d ON d.id = ch.document_id
@@ -47,6 +65,8 @@ def evidence_for_products(*, product_ids: list[int], embedding: QueryEmbedding, 
     # product (~60 ms); the HNSW index answers the same lateral lookups in ~3 ms.
     with transaction.atomic(), connection.cursor() as cursor:
         cursor.execute("SET LOCAL enable_seqscan = off")
+        # The subject filter would leave an HNSW scan with fewer than `per_product` rows; let it go on.
+        cursor.execute("SET LOCAL hnsw.iterative_scan = relaxed_order")
         cursor.execute(_SQL, {"ids": product_ids, **embedding.params(), "per_product": per_product})
         rows = cursor.fetchall()
     evidence: dict[int, list[CitedChunk]] = {}

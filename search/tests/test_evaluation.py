@@ -3,7 +3,7 @@
 import pytest
 
 from conftest import shared_path
-from search.evaluation import DEFAULT_QUERIES, evaluate, judged_queries_read, ndcg_at_3
+from search.evaluation import DEFAULT_QUERIES, citation_subjects_read, evaluate, judged_queries_read, ndcg_at_3
 
 pytestmark = pytest.mark.django_db
 
@@ -17,10 +17,12 @@ def test_it_scores_ndcg_with_graded_relevance():
 def test_it_ranks_the_judged_set_better_than_the_vector_baseline_without_forbidden_items():
     queries = judged_queries_read(DEFAULT_QUERIES)
     assert len(queries) >= 40
-    rows = evaluate(queries, ["vector", "two-stage"])["modes"]
+    rows = evaluate(queries, ["vector", "two-stage"], subjects=citation_subjects_read())["modes"]
     assert rows["two-stage"]["ndcg@3"] > rows["vector"]["ndcg@3"]
     assert rows["two-stage"]["forbidden_in_top3"] == 0
-    assert rows["two-stage"]["citation_rate"] >= 0.8
+    # Most advice is backed, and only ever by a guideline on the product's subject (none beats a wrong one).
+    assert rows["two-stage"]["citation_rate"] >= 0.7
+    assert rows["two-stage"]["citations_on_subject"] >= 0.95
     assert rows["two-stage"]["url_display_rate"] == 1.0
 
 

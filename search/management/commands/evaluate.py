@@ -6,10 +6,18 @@ from pathlib import Path
 from django.core.management.base import BaseCommand, CommandError
 
 from search.answer_evaluation import CUTOFFS, evaluate_answers, judged_questions_read
-from search.evaluation import DEFAULT_QUERIES, STAGES, EvaluationInputError, evaluate, judged_queries_read
+from search.evaluation import (
+    CITATION_SUBJECTS,
+    DEFAULT_QUERIES,
+    STAGES,
+    EvaluationInputError,
+    citation_subjects_read,
+    evaluate,
+    judged_queries_read,
+)
 from search.pipeline.run import MODES
 
-COLUMNS = ("ndcg@3", "hit@3", "precision@3", "forbidden_in_top3", "citation_rate", "url_display_rate")
+COLUMNS = ("ndcg@3", "hit@3", "precision@3", "forbidden_in_top3", "citation_rate", "citations_on_subject", "url_display_rate")
 ANSWER_COLUMNS = ("answerable", *(f"cited@{k}" for k in CUTOFFS), "abstained_wrongly", "unanswerable", "abstention_rate")
 
 
@@ -23,6 +31,7 @@ class Command(BaseCommand):
         parser.add_argument("--queries", type=Path, action="append", help="Beoordeelde situaties (herhaalbaar).")
         parser.add_argument("--modes", default="vector,hybrid,two-stage")
         parser.add_argument("--questions", type=Path, action="append", default=[], help="Beoordeelde richtlijnvragen (herhaalbaar).")
+        parser.add_argument("--subjects", type=Path, default=CITATION_SUBJECTS, help="Tabel product → documenten over zijn onderwerp.")
         parser.add_argument("--json", action="store_true")
         parser.add_argument("--details", action="store_true", help="Ook de top 3 per situatie en de gemiste vragen tonen.")
 
@@ -35,9 +44,12 @@ class Command(BaseCommand):
         try:
             query_sets = {str(path): judged_queries_read(path) for path in query_files}
             questions = [q for path in options["questions"] for q in judged_questions_read(path)]
+            subjects = citation_subjects_read(options["subjects"])
         except EvaluationInputError as error:
             raise CommandError(str(error)) from None
-        results = {name: evaluate(queries, modes, details=options["details"]) for name, queries in query_sets.items()}
+        results = {
+            name: evaluate(queries, modes, details=options["details"], subjects=subjects) for name, queries in query_sets.items()
+        }
         answers = evaluate_answers(questions, details=options["details"]) if questions else None
         if options["json"]:
             data = dict(next(iter(results.values()), {}))  # the first set at the top level, as before

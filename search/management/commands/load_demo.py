@@ -18,10 +18,12 @@ from guidelines.services import (
     document_ingest,
     guideline_file_read,
     mapping_import,
+    product_guidelines_link,
 )
 
 PRODUCTS_FILE = settings.BASE_DIR / "catalog" / "demo" / "products.json"
 WIJZER_FILE = settings.BASE_DIR / "guidelines" / "demo" / "wijzer.json"
+PRODUCT_GUIDELINES_FILE = settings.BASE_DIR / "guidelines" / "demo" / "product_guidelines.json"
 CORPUS_DIR = settings.BASE_DIR / "guidelines" / "demo" / "corpus"
 
 
@@ -58,6 +60,7 @@ class Command(BaseCommand):
                 is_summary=True,  # the demo corpus is written by the team, in its own words
             )
             documents[result.status] += 1
+        links = product_guidelines_link(links=_read_json(PRODUCT_GUIDELINES_FILE)["products"])
         mapping_index_refresh(mapping_ids=mappings.changed_mapping_ids)
         mapping_index_refresh(only_missing=True)
         reindexed = product_index_refresh()
@@ -70,6 +73,7 @@ class Command(BaseCommand):
             f"Passages: {GuidelineChunk.objects.count()} "
             f"(zonder embedding: {GuidelineChunk.objects.filter(embedding__isnull=True).count()})\n"
             f"Interventiewijzer-regels: {InterventionMapping.objects.count()} ({len(mappings.changed_mapping_ids)} gewijzigd)\n"
+            f"Koppelingen product–richtlijn: {GuidelineDocument.products.through.objects.count()} ({links} nieuw)\n"
             f"Producten zonder embedding: {Product.objects.filter(embedding__isnull=True).count()}"
         )
 
