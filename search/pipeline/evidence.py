@@ -14,11 +14,8 @@ fetches the nearest chunks for every product at once, through the HNSW index.
 from django.db import connection, transaction
 
 from embeddings.selectors import QueryEmbedding
+from search.pipeline.ranking.parameters import DEFAULT, RankingParameters
 from search.pipeline.types import CitedChunk
-
-LEXICAL_BONUS = 0.1
-LEXICAL_SATURATION = 0.05
-DOCUMENT_BONUS = 0.1
 
 _SQL = """
 WITH documents AS MATERIALIZED (
@@ -80,14 +77,15 @@ def evidence_for_products(*, product_ids: list[int], embedding: QueryEmbedding, 
     return evidence
 
 
-def citation_score(similarity: float, lexical: float, document_match: bool) -> float:
+def citation_score(similarity: float, lexical: float, document_match: bool, p: RankingParameters = DEFAULT) -> float:
     """Meaning (cosine to product + situation), plus bonuses when the passage, or the guideline it belongs to
     (title and summary), names the product's own problems: a burn-out track belongs with the burn-out guideline."""
-    bonus = LEXICAL_BONUS * min(float(lexical) / LEXICAL_SATURATION, 1.0) + (DOCUMENT_BONUS if document_match else 0.0)
+    bonus = p.citation_lexical_bonus * min(float(lexical) / p.citation_lexical_saturation, 1.0)
+    bonus += p.citation_document_bonus if document_match else 0.0
     return round(float(similarity) + bonus, 4)
 
 
-def choose_citations(chunks: list[CitedChunk], *, threshold: float, limit: int = 2) -> list[CitedChunk]:
+def choose_citations(chunks: list[CitedChunk], *, threshold: float, limit: int = 2, p: RankingParameters = DEFAULT) -> list[CitedChunk]:
     """The best 1–2 chunks above the threshold, from different documents where possible; none if none qualify."""
     qualifying = [chunk for chunk in chunks if chunk.score >= threshold]
     chosen: list[CitedChunk] = []
@@ -95,6 +93,6 @@ def choose_citations(chunks: list[CitedChunk], *, threshold: float, limit: int =
         if len(chosen) < limit and all(chunk.document_title != c.document_title for c in chosen):
             chosen.append(chunk)
     for chunk in qualifying:
-        if len(chosen) < limit and chunk not in chosen and chunk.score >= threshold + 0.05:
+        if len(chosen) < limit and chunk not in chosen and chunk.score >= threshold + p.second_citation_margin:
             chosen.append(chunk)
     return chosen

@@ -10,18 +10,20 @@ from django.conf import settings
 
 from catalog.models import Audience, Category, Product
 from embeddings.selectors import QueryEmbedding, query_embedding
-from search.pipeline.budget import over_budget_note, within_budget
-from search.pipeline.errors import SearchInputError
 from lexical.terms import QueryTerms, query_terms
 from lexical.thesaurus import expansion_terms
 from search.pipeline import expansion
+from search.pipeline.budget import over_budget_note, within_budget
 from search.pipeline.canonical import canonicalise
 from search.pipeline.context import SituationContext, context_extract
+from search.pipeline.errors import SearchInputError
 from search.pipeline.evidence import choose_citations, evidence_for_products
 from search.pipeline.feedback import feedback_multipliers
 from search.pipeline.passages import passages_retrieve
 from search.pipeline.ranking import select_ranker
 from search.pipeline.ranking.criteria import phase_suitability
+from search.pipeline.ranking.parameters import DEFAULT
+from search.pipeline.ranking.signals import guideline_strength, topical_scores
 from search.pipeline.retrieval import Candidate, candidates_fetch, fuse
 from search.pipeline.types import CitedChunk, Scored, clamp
 
@@ -29,8 +31,6 @@ logger = logging.getLogger(__name__)
 
 MAX_QUERY_LENGTH = 1000
 MAX_TOP_K = 5
-SIMILARITY_SPAN_MIN = 0.15  # keeps small cosine differences from looking like large relevance gaps
-GUIDELINE_STRENGTH_SPAN = 0.3  # a citation this far above the threshold counts as full backing
 # The seed's texts (FEAT-012), exactly: other tools match on them.
 FEW_RESULTS_NOTE = (
     "Minder dan 3 relevante opties gevonden in product catalogus. "
@@ -140,7 +140,7 @@ def search_run(request: SearchRequest) -> SearchOutcome:
     if request.mode == "vector":
         pool = sorted(pool, key=lambda c: c.similarity, reverse=True)
     products = Product.objects.in_bulk([c.product_id for c in pool])
-    topical = topical_scores(pool)
+    topical = topical_scores(pool, floor=settings.SEARCH_SIMILARITY_FLOOR)
     own_words, synonyms = _prefixes(query), _prefixes(" ".join(expansion_terms(query)))
     scored = [
         Scored(
@@ -158,7 +158,7 @@ def search_run(request: SearchRequest) -> SearchOutcome:
 
     if request.mode == "two-stage" and scored:
         ranker, fallback_reason = select_ranker()
-        strength = {s.product.id: _guideline_strength(s.citations) for s in scored}
+        strength = {s.product.id: guideline_strength(s.citations) for s in scored}
         scored, outcome.ranker, outcome.fallback_reason = ranker.rank(scored, context, strength, query=query)
         multipliers, feedback_problem = feedback_multipliers([s.product.id for s in scored])
         for item in scored:
@@ -243,7 +243,8 @@ def first_steps(context: SituationContext, *, exclude: set[int]) -> list[Scored]
     suited = sorted(((p, *phase_suitability(p, context)) for p in products), key=lambda row: (-row[1], row[0].name))
     steps = []
     for product, suitability, why in suited:
-        scores = {"impact": 0.5 * suitability, "fit": 0.5, "guidelines": 0.0, "feasibility": 0.5}
+        base = DEFAULT.first_step_base
+        scores = {"impact": base * suitability, "fit": base, "guidelines": 0.0, "feasibility": base}
         item = Scored(product=product, similarity=0.0, topical=0.0, scores=scores)
         item.reasoning = (
             "Breed eerste stap: de beschrijving wijst niet duidelijk naar een specifieke interventie; "
@@ -257,26 +258,6 @@ def first_steps(context: SituationContext, *, exclude: set[int]) -> list[Scored]
 def _merge(first: list[Candidate], second: list[Candidate]) -> list[Candidate]:
     seen = {c.product_id for c in first}
     return first + [c for c in second if c.product_id not in seen]
-
-
-def topical_scores(pool: list[Candidate]) -> dict[int, float]:
-    """How squarely each product addresses the situation, from the three stage-1 signals, in [0, 1]."""
-    max_lexical = max((c.lexical for c in pool), default=0.0)
-    max_wijzer = max((c.wijzer for c in pool), default=0.0)
-    max_similarity = max((c.similarity for c in pool), default=0.0)
-    floor = settings.SEARCH_SIMILARITY_FLOOR
-    similarity_span = max(max_similarity - floor, SIMILARITY_SPAN_MIN)
-    return {
-        c.product_id: round(
-            clamp(
-                0.5 * c.lexical / max(max_lexical, 1.0)
-                + 0.25 * c.wijzer / max(max_wijzer, 0.6)
-                + 0.25 * clamp((c.similarity - floor) / similarity_span)
-            ),
-            4,
-        )
-        for c in pool
-    }
 
 
 def _matched_problem_areas(product: Product, own_words: set[str], synonyms: set[str]) -> list[str]:
@@ -295,13 +276,6 @@ def _prefixes(text: str) -> set[str]:
     return {word[:5] for word in re.findall(r"\w+", text.lower()) if len(word) >= 4}
 
 
-def _guideline_strength(citations: list[CitedChunk]) -> float:
-    if not citations:
-        return 0.0
-    threshold = settings.CITATION_MIN_SCORE
-    return round(clamp(0.5 + 0.5 * (citations[0].score - threshold) / GUIDELINE_STRENGTH_SPAN), 4)
-
-
 def _workplace_suggestions(scored: list[Scored], shown: list[Scored], context: SituationContext) -> list[Scored]:
     """Preventive or workplace products for the employer that fit the situation but are not among the top K."""
     shown_ids = {s.product.id for s in shown}
@@ -309,7 +283,7 @@ def _workplace_suggestions(scored: list[Scored], shown: list[Scored], context: S
         s for s in scored
         if s.product.id not in shown_ids
         and (s.product.audience in (Audience.TEAM, Audience.ORGANISATIE) or s.product.category in (Category.ARBEIDSOMSTANDIGHEDEN, Category.PREVENTIE))
-        and s.topical >= 0.3
+        and s.topical >= DEFAULT.workplace_topical_min
     ]
     return workplace[:2]
 

@@ -12,111 +12,110 @@ Each score is a small rule over product metadata, the situation and the guidelin
 
 from catalog.models import Audience, Delivery, Phase, Product
 from search.pipeline.context import SituationContext, format_weeks
+from search.pipeline.ranking.parameters import AUDIENCE_FIT, DEFAULT, RankingParameters
 from search.pipeline.types import Scored, clamp
 
-AUDIENCE_FIT = {
-    "onbekend": {Audience.WERKNEMER: 0.85, Audience.LEIDINGGEVENDE: 0.7, Audience.TEAM: 0.85, Audience.ORGANISATIE: 0.75},
-    "werknemer": {Audience.WERKNEMER: 1.0, Audience.LEIDINGGEVENDE: 0.45, Audience.TEAM: 0.35, Audience.ORGANISATIE: 0.25},
-    "leidinggevende": {Audience.LEIDINGGEVENDE: 1.0, Audience.ORGANISATIE: 0.55, Audience.TEAM: 0.5, Audience.WERKNEMER: 0.45},
-    "team": {Audience.TEAM: 1.0, Audience.ORGANISATIE: 0.7, Audience.LEIDINGGEVENDE: 0.6, Audience.WERKNEMER: 0.4},
-    "organisatie": {Audience.ORGANISATIE: 1.0, Audience.TEAM: 0.75, Audience.LEIDINGGEVENDE: 0.65, Audience.WERKNEMER: 0.3},
-}
 GENERIC_ROLE_TAGS = {"alle functies", "alle sectoren"}
-TOPICAL_GATE_FLOOR = 0.3
 
 
-def phase_suitability(product: Product, context: SituationContext) -> tuple[float, str]:
+def phase_suitability(product: Product, context: SituationContext, p: RankingParameters = DEFAULT) -> tuple[float, str]:
     """0..1 for how well the product's absence window and phase suit the situation, with the Dutch why."""
     weeks = context.absence_weeks
     low, high = product.absence_weeks_min, product.absence_weeks_max
     only_at_work = high == 0
     if context.is_absent and weeks is not None:
         if only_at_work:
-            return 0.1, f"bedoeld voor medewerkers die nog werken, niet bij {format_weeks(weeks)} verzuim"
+            return p.at_work_product_when_absent, f"bedoeld voor medewerkers die nog werken, niet bij {format_weeks(weeks)} verzuim"
         if high is not None and weeks > high:
-            overshoot = (weeks - high) / max(high, 4)
-            return max(0.15, 0.7 - 0.5 * overshoot), f"vooral zinvol tot {format_weeks(high)} verzuim"
+            overshoot = (weeks - high) / max(high, p.past_window_min_weeks)
+            return max(p.past_window_floor, p.past_window_start - p.past_window_slope * overshoot), f"vooral zinvol tot {format_weeks(high)} verzuim"
         if low is not None and weeks < low:
-            return (0.35 if low >= 13 else 0.6), f"meestal pas ingezet vanaf {format_weeks(low)} verzuim"
+            return (p.before_long_track if low >= p.long_track_weeks else p.before_window), f"meestal pas ingezet vanaf {format_weeks(low)} verzuim"
         return 1.0, f"past bij {format_weeks(weeks)} verzuim"
     if context.is_absent:
         if only_at_work:
-            return 0.25, "bedoeld voor medewerkers die nog werken"
-        return 0.9, "past bij verzuim"
+            return p.at_work_product_when_absent_unknown, "bedoeld voor medewerkers die nog werken"
+        return p.absent_unknown_duration, "past bij verzuim"
     if context.preventive or context.absence_status == "aan het werk":
-        if low is not None and low >= 13:
-            return 0.1, "een traject voor langdurig verzuim, niet voor een preventieve vraag"
-        if product.phase in (Phase.LANG_VERZUIM, Phase.RE_INTEGRATIE) or (low is not None and low >= 2):
-            return 0.4, "vooral bedoeld bij verzuim"
+        if low is not None and low >= p.long_track_weeks:
+            return p.prevention_long_track, "een traject voor langdurig verzuim, niet voor een preventieve vraag"
+        if product.phase in (Phase.LANG_VERZUIM, Phase.RE_INTEGRATIE) or (low is not None and low >= p.absence_product_min_weeks):
+            return p.prevention_absence_product, "vooral bedoeld bij verzuim"
         if context.preventive and product.phase == Phase.KORT_VERZUIM:
-            return 0.65, "vooral bedoeld bij beginnende klachten of kort verzuim"
+            return p.prevention_short_absence_product, "vooral bedoeld bij beginnende klachten of kort verzuim"
         return 1.0, "geschikt zolang de medewerker nog werkt" if context.absence_status == "aan het werk" else "past bij een preventieve aanpak"
-    if low is not None and low >= 13:
-        return 0.6, ""
-    return 0.85, ""
+    if low is not None and low >= p.long_track_weeks:
+        return p.unknown_phase_long_track, ""
+    return p.unknown_phase, ""
 
 
-def _tag_fit(tags: list[str], wanted: list[str]) -> float:
-    """1 when the product names the person's role/sector, 0.75 when it is for everyone, 0.2 when it names only others."""
+def _tag_fit(tags: list[str], wanted: list[str], p: RankingParameters = DEFAULT) -> float:
+    """Whether the product names the person's role/sector, is for everyone, or names only others."""
     if not wanted:
-        return 0.75
+        return p.tag_generic
     tags_lower = [t.lower() for t in tags]
     if any(w in t or t in w for w in wanted for t in tags_lower if t not in GENERIC_ROLE_TAGS):
-        return 1.0
+        return p.tag_named
     if not tags_lower or any(t in GENERIC_ROLE_TAGS for t in tags_lower):
-        return 0.75
-    return 0.2
+        return p.tag_generic
+    return p.tag_other
 
 
-def audience_mismatch(product: Product, context: SituationContext) -> float:
+def audience_mismatch(product: Product, context: SituationContext, p: RankingParameters = DEFAULT) -> float:
     """Impact damping when the product is explicitly meant for other roles and other sectors than this person's."""
-    roles = _tag_fit(product.target_roles, context.roles)
-    sectors = _tag_fit(product.sectors, [context.sector] if context.sector else [])
-    return 0.45 if roles <= 0.2 and sectors <= 0.2 else (0.85 if roles <= 0.2 else 1.0)
+    roles_other = _tag_fit(product.target_roles, context.roles, p) <= p.tag_other
+    sectors_other = _tag_fit(product.sectors, [context.sector] if context.sector else [], p) <= p.tag_other
+    if roles_other and sectors_other:
+        return p.mismatch_roles_and_sectors
+    return p.mismatch_roles if roles_other else 1.0
 
 
-def audience_fit(product: Product, context: SituationContext) -> float:
+def audience_fit(product: Product, context: SituationContext, p: RankingParameters = DEFAULT) -> float:
     """How well who the product is for (employee, manager, team, organisation) matches who the question is about."""
     if context.subject == "werknemer" and product.audience == Audience.LEIDINGGEVENDE and "leidinggevende" in context.roles:
-        return 0.9  # the employee is the leader, so leader-directed help fits them
-    return AUDIENCE_FIT[context.subject].get(product.audience, 0.5)
+        return p.leader_as_employee_fit
+    return AUDIENCE_FIT[context.subject].get(product.audience, p.audience_unlisted)
 
 
-def fit_score(product: Product, context: SituationContext, suitability: float) -> float:
-    audience = audience_fit(product, context)
-    roles = _tag_fit(product.target_roles, context.roles)
-    sectors = _tag_fit(product.sectors, [context.sector] if context.sector else [])
+def fit_score(product: Product, context: SituationContext, suitability: float, p: RankingParameters = DEFAULT) -> float:
+    audience = audience_fit(product, context, p)
+    roles = _tag_fit(product.target_roles, context.roles, p)
+    sectors = _tag_fit(product.sectors, [context.sector] if context.sector else [], p)
     delivery = 1.0
     if "thuiswerker" in context.roles:
-        delivery = {Delivery.ONLINE: 1.0, Delivery.BEIDE: 0.9, Delivery.OP_LOCATIE: 0.6}[product.delivery]
-    base = 0.45 * audience + 0.2 * roles + 0.1 * sectors + 0.15 * suitability + 0.1 * delivery
-    return clamp(base * audience_mismatch(product, context))
+        delivery = {Delivery.ONLINE: p.home_worker_online, Delivery.BEIDE: p.home_worker_hybrid, Delivery.OP_LOCATIE: p.home_worker_on_site}[product.delivery]
+    base = p.fit_audience * audience + p.fit_roles * roles + p.fit_sectors * sectors + p.fit_suitability * suitability + p.fit_delivery * delivery
+    return clamp(base * audience_mismatch(product, context, p))
 
 
-def feasibility_score(product: Product, context: SituationContext) -> float:
-    days = product.time_to_start_days if product.time_to_start_days is not None else 14
-    speed = clamp(1.0 - days / 35)
-    urgent = context.urgent or (context.is_absent and (context.absence_weeks is None or context.absence_weeks <= 6))
-    return clamp(0.6 * speed + 0.4) if not urgent else clamp(speed * 0.85 + 0.15)
+def feasibility_score(product: Product, context: SituationContext, p: RankingParameters = DEFAULT) -> float:
+    days = product.time_to_start_days if product.time_to_start_days is not None else p.default_start_days
+    speed = clamp(1.0 - days / p.start_horizon_days)
+    urgent = context.urgent or (context.is_absent and (context.absence_weeks is None or context.absence_weeks <= p.urgent_absence_weeks))
+    weight = p.speed_weight_urgent if urgent else p.speed_weight
+    return clamp(weight * speed + (1 - weight))
 
 
-def rank_criteria(candidates: list[Scored], context: SituationContext, guideline_strength: dict[int, float]) -> list[Scored]:
+def rank_criteria(
+    candidates: list[Scored], context: SituationContext, guideline_strength: dict[int, float], p: RankingParameters = DEFAULT
+) -> list[Scored]:
     """Fill the four scores and a specific Dutch reasoning for every candidate."""
     for item in candidates:
         product = item.product
-        suitability, phase_reason = phase_suitability(product, context)
+        suitability, phase_reason = phase_suitability(product, context, p)
         # Impact on this person's attendance also depends on whether the intervention reaches them:
         # organisation-level advice helps an individual employee only indirectly, and vice versa.
-        reach = 0.7 + 0.3 * audience_fit(product, context)
-        impact = clamp(item.topical * (0.25 + 0.75 * suitability) * reach * audience_mismatch(product, context))
+        reach = p.reach_floor + (1 - p.reach_floor) * audience_fit(product, context, p)
+        timing = p.impact_suitability_floor + (1 - p.impact_suitability_floor) * suitability
+        impact = clamp(item.topical * timing * reach * audience_mismatch(product, context, p))
         # Fit, backing and feasibility only count as far as the product addresses this problem at this
         # stage: a quick, well-fitting intervention for something else (or for later) is not a good pick.
-        relevance_gate = TOPICAL_GATE_FLOOR + (1 - TOPICAL_GATE_FLOOR) * impact
+        relevance_gate = p.topical_gate_floor + (1 - p.topical_gate_floor) * impact
         item.scores = {
             "impact": round(impact, 4),
-            "fit": round(fit_score(product, context, suitability) * relevance_gate, 4),
+            "fit": round(fit_score(product, context, suitability, p) * relevance_gate, 4),
             "guidelines": round(guideline_strength.get(product.id, 0.0) * relevance_gate, 4),
-            "feasibility": round(feasibility_score(product, context) * relevance_gate, 4),
+            "feasibility": round(feasibility_score(product, context, p) * relevance_gate, 4),
         }
         item.reasoning = reasoning_for(item, context, phase_reason)
     return candidates

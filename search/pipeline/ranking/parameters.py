@@ -1,0 +1,93 @@
+"""Every number that shapes a stage-2 score, named, with why it has its value.
+
+The seed's top-level formula (0.4 impact, 0.3 fit, 0.2 guidelines, 0.1 feasibility) stays in
+search.pipeline.types; these parameters decide how each of the four scores is computed. The values
+are the hand-set ones the criteria ranker has used so far; a fitted set replaces them only when it
+wins on held-out judged situations.
+"""
+
+from dataclasses import dataclass
+
+from catalog.models import Audience
+
+# Who the question is about (rows) against who a product is for (columns): help aimed at the person the
+# question is about fits best; organisation-level help reaches an individual employee least.
+AUDIENCE_FIT = {
+    "onbekend": {Audience.WERKNEMER: 0.85, Audience.LEIDINGGEVENDE: 0.7, Audience.TEAM: 0.85, Audience.ORGANISATIE: 0.75},
+    "werknemer": {Audience.WERKNEMER: 1.0, Audience.LEIDINGGEVENDE: 0.45, Audience.TEAM: 0.35, Audience.ORGANISATIE: 0.25},
+    "leidinggevende": {Audience.LEIDINGGEVENDE: 1.0, Audience.ORGANISATIE: 0.55, Audience.TEAM: 0.5, Audience.WERKNEMER: 0.45},
+    "team": {Audience.TEAM: 1.0, Audience.ORGANISATIE: 0.7, Audience.LEIDINGGEVENDE: 0.6, Audience.WERKNEMER: 0.4},
+    "organisatie": {Audience.ORGANISATIE: 1.0, Audience.TEAM: 0.75, Audience.LEIDINGGEVENDE: 0.65, Audience.WERKNEMER: 0.3},
+}
+
+
+@dataclass(frozen=True)
+class RankingParameters:
+    # --- topical: how squarely a product addresses the situation, from the three stage-1 signals ---
+    topical_lexical: float = 0.5  # the specialist's own words in the product's name, tags and text say most
+    topical_wijzer: float = 0.25  # an interventiewijzer line that points to the product
+    topical_similarity: float = 0.25  # closeness in meaning, above the similarity floor
+    lexical_scale_min: float = 1.0  # a single weak lexical match is not scaled up to "full match"
+    wijzer_scale_min: float = 0.6  # nor is a single weak wijzer match
+    similarity_span_min: float = 0.15  # keeps small cosine differences from looking like large relevance gaps
+
+    # --- phase suitability (0..1): does the product's absence window suit the situation? ---
+    at_work_product_when_absent: float = 0.1  # a product for people still working, for someone absent N weeks
+    at_work_product_when_absent_unknown: float = 0.25  # the same when the absence duration is unknown
+    past_window_start: float = 0.7  # just past the product's window: still of some use …
+    past_window_slope: float = 0.5  # … losing this much per window length beyond it …
+    past_window_floor: float = 0.15  # … but never nothing (the specialist may still want it)
+    past_window_min_weeks: float = 4.0  # short windows are judged against at least four weeks
+    long_track_weeks: float = 13.0  # a track that starts this late is a long-absence track
+    before_long_track: float = 0.35  # a long-absence track offered in the first weeks
+    before_window: float = 0.6  # any other product offered before its window opens
+    absent_unknown_duration: float = 0.9  # absent, duration unknown: most products fit
+    prevention_long_track: float = 0.1  # a long-absence track for a prevention question
+    prevention_absence_product: float = 0.4  # a product meant for absence, for someone still working
+    absence_product_min_weeks: float = 2.0  # a window that starts this late marks an absence product
+    prevention_short_absence_product: float = 0.65  # an early-absence product for a prevention question
+    unknown_phase_long_track: float = 0.6  # nothing known about absence: long tracks are less likely to fit
+    unknown_phase: float = 0.85  # nothing known about absence: the rest
+
+    # --- impact = topical × (floor + (1 − floor) × suitability) × reach × audience mismatch ---
+    impact_suitability_floor: float = 0.25  # a badly timed but on-topic product keeps a quarter of its impact
+    reach_floor: float = 0.7  # organisation-level help still reaches an individual, indirectly
+    topical_gate_floor: float = 0.3  # fit, backing and feasibility count this much even for an off-topic product
+
+    # --- fit: who the product is for, against who and what the question is about ---
+    audience_unlisted: float = 0.5  # an audience the table above does not list
+    fit_audience: float = 0.45
+    fit_roles: float = 0.2
+    fit_sectors: float = 0.1
+    fit_suitability: float = 0.15
+    fit_delivery: float = 0.1
+    leader_as_employee_fit: float = 0.9  # the employee is a leader, so leader-directed help fits them
+    tag_named: float = 1.0  # the product names this person's role or sector
+    tag_generic: float = 0.75  # the product is for everyone (or names nothing)
+    tag_other: float = 0.2  # the product names only other roles or sectors
+    mismatch_roles_and_sectors: float = 0.45  # impact damping when both roles and sectors are others'
+    mismatch_roles: float = 0.85  # when only the roles are others'
+    home_worker_online: float = 1.0
+    home_worker_hybrid: float = 0.9
+    home_worker_on_site: float = 0.6
+
+    # --- feasibility: how soon it can start, weighted more when time matters ---
+    default_start_days: float = 14.0  # a product without a known start time
+    start_horizon_days: float = 35.0  # starting this late counts as no speed at all
+    urgent_absence_weeks: float = 6.0  # absence up to this long (or an acute situation) is urgent
+    speed_weight_urgent: float = 0.85
+    speed_weight: float = 0.6
+
+    # --- guideline backing ---
+    guideline_strength_span: float = 0.3  # a citation this far above the threshold counts as full backing
+    citation_lexical_bonus: float = 0.1  # the passage names the product's problems …
+    citation_lexical_saturation: float = 0.05  # … fully at this ts_rank
+    citation_document_bonus: float = 0.1  # the guideline's title or summary names them
+    second_citation_margin: float = 0.05  # a second passage of the same guideline must clear the threshold by this
+
+    # --- broad first steps and workplace suggestions ---
+    first_step_base: float = 0.5  # a first step's fit and feasibility, and its impact before phase suitability
+    workplace_topical_min: float = 0.3  # a workplace suggestion must be at least this much on topic
+
+
+DEFAULT = RankingParameters()

@@ -1,0 +1,34 @@
+"""Stage-2 inputs computed from stage 1 and from the evidence: topical match and guideline backing."""
+
+from django.conf import settings
+
+from search.pipeline.ranking.parameters import DEFAULT, RankingParameters
+from search.pipeline.retrieval import Candidate
+from search.pipeline.types import CitedChunk, clamp
+
+
+def topical_scores(pool: list[Candidate], *, floor: float, p: RankingParameters = DEFAULT) -> dict[int, float]:
+    """How squarely each product addresses the situation, from the three stage-1 signals, in [0, 1]."""
+    max_lexical = max((c.lexical for c in pool), default=0.0)
+    max_wijzer = max((c.wijzer for c in pool), default=0.0)
+    max_similarity = max((c.similarity for c in pool), default=0.0)
+    similarity_span = max(max_similarity - floor, p.similarity_span_min)
+    return {
+        c.product_id: round(
+            clamp(
+                p.topical_lexical * c.lexical / max(max_lexical, p.lexical_scale_min)
+                + p.topical_wijzer * c.wijzer / max(max_wijzer, p.wijzer_scale_min)
+                + p.topical_similarity * clamp((c.similarity - floor) / similarity_span)
+            ),
+            4,
+        )
+        for c in pool
+    }
+
+
+def guideline_strength(citations: list[CitedChunk], p: RankingParameters = DEFAULT) -> float:
+    """0 without a citation; from 0.5 at the citation threshold up to 1 a span above it."""
+    if not citations:
+        return 0.0
+    threshold = settings.CITATION_MIN_SCORE
+    return round(clamp(0.5 + 0.5 * (citations[0].score - threshold) / p.guideline_strength_span), 4)

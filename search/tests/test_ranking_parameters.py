@@ -1,0 +1,115 @@
+"""Table-driven tests of the stage-2 score functions and their named parameters (no database)."""
+
+from dataclasses import replace
+
+import pytest
+
+from catalog.models import Audience, Delivery, Phase, Product
+from search.pipeline.context import SituationContext
+from search.pipeline.evidence import choose_citations, citation_score
+from search.pipeline.ranking.criteria import feasibility_score, fit_score, phase_suitability
+from search.pipeline.ranking.parameters import DEFAULT
+from search.pipeline.ranking.signals import guideline_strength, topical_scores
+from search.pipeline.retrieval import Candidate
+from search.pipeline.types import CitedChunk
+
+
+def _product(**fields) -> Product:
+    defaults = {"name": "p", "phase": Phase.KORT_VERZUIM, "audience": Audience.WERKNEMER, "delivery": Delivery.BEIDE,
+                "target_roles": [], "sectors": [], "absence_weeks_min": None, "absence_weeks_max": None, "time_to_start_days": None}
+    return Product(**{**defaults, **fields})
+
+
+def _context(**fields) -> SituationContext:
+    return SituationContext(**fields)
+
+
+ABSENT_26 = {"absence_weeks": 26.0, "absence_status": "verzuim"}
+ABSENT_1 = {"absence_weeks": 1.0, "absence_status": "verzuim"}
+
+
+@pytest.mark.parametrize(("product", "context", "expected"), [
+    ({"absence_weeks_max": 0}, ABSENT_26, DEFAULT.at_work_product_when_absent),  # a workshop for people still working
+    ({"absence_weeks_max": 0}, {"absence_status": "verzuim"}, DEFAULT.at_work_product_when_absent_unknown),
+    ({"absence_weeks_min": 0, "absence_weeks_max": 6}, ABSENT_26, DEFAULT.past_window_floor),  # far past a 6-week window
+    ({"absence_weeks_min": 0, "absence_weeks_max": 20}, ABSENT_26, 0.55),  # 6 weeks past a 20-week window: 0.7 − 0.5 × 0.3
+    ({"absence_weeks_min": 13}, ABSENT_1, DEFAULT.before_long_track),  # a long-absence track in the first week
+    ({"absence_weeks_min": 4}, ABSENT_1, DEFAULT.before_window),
+    ({"absence_weeks_min": 0, "absence_weeks_max": 52}, ABSENT_26, 1.0),
+    ({}, {"absence_status": "verzuim"}, DEFAULT.absent_unknown_duration),
+    ({"absence_weeks_min": 13}, {"preventive": True}, DEFAULT.prevention_long_track),
+    ({"phase": Phase.RE_INTEGRATIE}, {"preventive": True}, DEFAULT.prevention_absence_product),
+    ({"phase": Phase.KORT_VERZUIM}, {"preventive": True}, DEFAULT.prevention_short_absence_product),
+    ({"phase": Phase.PREVENTIE}, {"preventive": True}, 1.0),
+    ({"absence_weeks_min": 13}, {}, DEFAULT.unknown_phase_long_track),
+    ({}, {}, DEFAULT.unknown_phase),
+])
+def test_it_scores_phase_suitability(product, context, expected):
+    score, why = phase_suitability(_product(**product), _context(**context))
+    assert score == pytest.approx(expected)
+    assert isinstance(why, str)
+
+
+@pytest.mark.parametrize(("product", "context", "expected"), [
+    # audience 1.0, roles and sectors unknown (0.75), suitability 1, delivery 1: 0.45 + 0.15 + 0.075 + 0.15 + 0.1
+    ({}, {"subject": "werknemer"}, 0.925),
+    # help for the organisation when the question is about one employee (0.25), everything else alike
+    ({"audience": Audience.ORGANISATIE}, {"subject": "werknemer"}, 0.45 * 0.25 + 0.15 + 0.075 + 0.15 + 0.1),
+    # a product for other roles and other sectors is damped as a whole (× 0.45)
+    ({"target_roles": ["chauffeur"], "sectors": ["bouw"]}, {"subject": "werknemer", "roles": ["docent"], "sector": "onderwijs"},
+     (0.45 + 0.2 * 0.2 + 0.1 * 0.2 + 0.15 + 0.1) * 0.45),
+    # home workers: an on-site product fits less (0.6)
+    ({"delivery": Delivery.OP_LOCATIE}, {"subject": "werknemer", "roles": ["thuiswerker"]}, 0.45 + 0.2 * 0.75 + 0.075 + 0.15 + 0.1 * 0.6),
+])
+def test_it_scores_fit(product, context, expected):
+    assert fit_score(_product(**product), _context(**context), 1.0) == pytest.approx(expected)
+
+
+@pytest.mark.parametrize(("days", "context", "expected"), [
+    (0, {}, 1.0),
+    (35, {}, 0.4),  # no speed at all: the non-urgent floor
+    (35, ABSENT_1, 0.15),  # urgent and slow: little left
+    (7, {"urgent": True}, 0.85 * 0.8 + 0.15),  # an acute situation weighs speed like a short absence
+    (None, {}, 0.6 * (1 - 14 / 35) + 0.4),  # unknown start time counts as two weeks
+])
+def test_it_scores_feasibility(days, context, expected):
+    assert feasibility_score(_product(time_to_start_days=days), _context(**context)) == pytest.approx(expected)
+
+
+def test_it_weighs_the_three_stage_one_signals_into_a_topical_score():
+    pool = [
+        Candidate(1, similarity=0.42, lexical=8.0, matched_terms=3, coverage=0.9, wijzer_similarity=0.4, wijzer_lexical=0, wijzer_coverage=0.4),
+        Candidate(2, similarity=0.12, lexical=0.0, matched_terms=0, coverage=0.0, wijzer_similarity=0.0, wijzer_lexical=0, wijzer_coverage=0.0),
+    ]
+    scores = topical_scores(pool, floor=0.12)
+    assert scores[1] == pytest.approx(1.0)  # best on every signal
+    assert scores[2] == 0.0  # at the floor, no words, no wijzer line
+    half_lexical = replace(DEFAULT, topical_lexical=0.25)
+    assert topical_scores(pool, floor=0.12, p=half_lexical)[1] == pytest.approx(0.75)
+    weak_wijzer = [replace(pool[0], wijzer_similarity=0.1)]  # 0.1 + 0.5 × 0.4 = 0.3, not scaled up to a full match
+    assert topical_scores(weak_wijzer, floor=0.12)[1] == pytest.approx(0.5 + 0.25 * 0.3 / 0.6 + 0.25)
+
+
+def _chunk(title: str, score: float, chunk_id: int = 0) -> CitedChunk:
+    return CitedChunk(chunk_id, title, "NVAB", "1 Inleiding", "", score)
+
+
+@pytest.mark.parametrize(("scores", "expected"), [
+    ([("A", 0.7), ("A", 0.68), ("B", 0.61)], [("A", 0.7), ("B", 0.61)]),  # two guidelines before two passages of one
+    ([("A", 0.7), ("A", 0.66)], [("A", 0.7), ("A", 0.66)]),  # a second passage of A clears the threshold by the margin
+    ([("A", 0.7), ("A", 0.64)], [("A", 0.7)]),  # … this one does not
+    ([("A", 0.59)], []),  # nothing above the threshold: no citation rather than a weak one
+])
+def test_it_chooses_citations(scores, expected):
+    chunks = [_chunk(title, score, i) for i, (title, score) in enumerate(scores)]
+    chosen = choose_citations(chunks, threshold=0.6)
+    assert [(c.document_title, c.score) for c in chosen] == expected
+
+
+def test_it_adds_subject_bonuses_to_a_citation_score_and_turns_it_into_backing(settings):
+    assert citation_score(0.5, lexical=0.05, document_match=True) == pytest.approx(0.7)
+    assert citation_score(0.5, lexical=0.0, document_match=False) == pytest.approx(0.5)
+    settings.CITATION_MIN_SCORE = 0.6
+    assert guideline_strength([]) == 0.0
+    assert guideline_strength([_chunk("A", 0.6)]) == 0.5
+    assert guideline_strength([_chunk("A", 0.9)]) == 1.0
