@@ -22,7 +22,7 @@ from search.pipeline.feedback import feedback_multipliers
 from search.pipeline.passages import passages_retrieve
 from search.pipeline.ranking import select_ranker
 from search.pipeline.ranking.criteria import phase_suitability
-from search.pipeline.ranking.parameters import DEFAULT
+from search.pipeline.ranking.parameters import DEFAULT, RankingParameters
 from search.pipeline.ranking.signals import guideline_strength, topical_scores
 from search.pipeline.retrieval import Candidate, candidates_fetch, fuse
 from search.pipeline.types import CitedChunk, Scored, clamp
@@ -98,7 +98,7 @@ def scrub_names(text: str, *names: str) -> str:
     return text
 
 
-def search_run(request: SearchRequest) -> SearchOutcome:
+def search_run(request: SearchRequest, *, params: RankingParameters = DEFAULT) -> SearchOutcome:
     started = time.perf_counter()
     if request.mode not in MODES:
         raise SearchInputError(f"Onbekende zoekmodus '{request.mode}'; kies uit {', '.join(MODES)}.")
@@ -140,7 +140,7 @@ def search_run(request: SearchRequest) -> SearchOutcome:
     if request.mode == "vector":
         pool = sorted(pool, key=lambda c: c.similarity, reverse=True)
     products = Product.objects.in_bulk([c.product_id for c in pool])
-    topical = topical_scores(pool, floor=settings.SEARCH_SIMILARITY_FLOOR)
+    topical = topical_scores(pool, floor=settings.SEARCH_SIMILARITY_FLOOR, p=params)
     own_words, synonyms = _prefixes(query), _prefixes(" ".join(expansion_terms(query)))
     scored = [
         Scored(
@@ -158,8 +158,8 @@ def search_run(request: SearchRequest) -> SearchOutcome:
 
     if request.mode == "two-stage" and scored:
         ranker, fallback_reason = select_ranker()
-        strength = {s.product.id: guideline_strength(s.citations) for s in scored}
-        scored, outcome.ranker, outcome.fallback_reason = ranker.rank(scored, context, strength, query=query)
+        strength = {s.product.id: guideline_strength(s.citations, params) for s in scored}
+        scored, outcome.ranker, outcome.fallback_reason = ranker.rank(scored, context, strength, query=query, params=params)
         multipliers, feedback_problem = feedback_multipliers([s.product.id for s in scored])
         for item in scored:
             item.feedback_multiplier = multipliers.get(item.product.id, 1.0)
@@ -178,12 +178,12 @@ def search_run(request: SearchRequest) -> SearchOutcome:
     if in_domain and len(strong) < MIN_QUALIFYING:
         # Thin evidence for a question about work and health: what matched, then broad, safe first
         # steps (an early consult, the company doctor's consultation hour) instead of weak guesses.
-        steps, _ = _split_by_budget(first_steps(context, exclude={item.product.id for item in strong}), context.budget_eur)
+        steps, _ = _split_by_budget(first_steps(context, exclude={item.product.id for item in strong}, p=params), context.budget_eur)
         strong += steps
     outcome.recommendations = strong[: request.top_k]
     if over_budget:
         outcome.budget_note = over_budget_note(len(over_budget), context.budget_eur)
-    workplace, _ = _split_by_budget(_workplace_suggestions(scored, outcome.recommendations, context), context.budget_eur)
+    workplace, _ = _split_by_budget(_workplace_suggestions(scored, outcome.recommendations, context, params), context.budget_eur)
     outcome.workplace_suggestions = workplace
     timings["stage2"] = _ms(tick)
 
@@ -237,13 +237,13 @@ def _strong_ids(candidates: list[Candidate]) -> set[int]:
     }
 
 
-def first_steps(context: SituationContext, *, exclude: set[int]) -> list[Scored]:
+def first_steps(context: SituationContext, *, exclude: set[int], p: RankingParameters = DEFAULT) -> list[Scored]:
     """The catalog's broad first steps, the ones that suit this phase of absence first."""
     products = [p for p in Product.objects.filter(is_active=True, is_first_step=True) if p.id not in exclude]
-    suited = sorted(((p, *phase_suitability(p, context)) for p in products), key=lambda row: (-row[1], row[0].name))
+    suited = sorted(((product, *phase_suitability(product, context, p)) for product in products), key=lambda row: (-row[1], row[0].name))
     steps = []
     for product, suitability, why in suited:
-        base = DEFAULT.first_step_base
+        base = p.first_step_base
         scores = {"impact": base * suitability, "fit": base, "guidelines": 0.0, "feasibility": base}
         item = Scored(product=product, similarity=0.0, topical=0.0, scores=scores)
         item.reasoning = (
@@ -276,14 +276,14 @@ def _prefixes(text: str) -> set[str]:
     return {word[:5] for word in re.findall(r"\w+", text.lower()) if len(word) >= 4}
 
 
-def _workplace_suggestions(scored: list[Scored], shown: list[Scored], context: SituationContext) -> list[Scored]:
+def _workplace_suggestions(scored: list[Scored], shown: list[Scored], context: SituationContext, p: RankingParameters = DEFAULT) -> list[Scored]:
     """Preventive or workplace products for the employer that fit the situation but are not among the top K."""
     shown_ids = {s.product.id for s in shown}
     workplace = [
         s for s in scored
         if s.product.id not in shown_ids
         and (s.product.audience in (Audience.TEAM, Audience.ORGANISATIE) or s.product.category in (Category.ARBEIDSOMSTANDIGHEDEN, Category.PREVENTIE))
-        and s.topical >= DEFAULT.workplace_topical_min
+        and s.topical >= p.workplace_topical_min
     ]
     return workplace[:2]
 

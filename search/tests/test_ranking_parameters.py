@@ -65,12 +65,15 @@ def test_it_scores_fit(product, context, expected):
     assert fit_score(_product(**product), _context(**context), 1.0) == pytest.approx(expected)
 
 
+NOT_URGENT, URGENT = DEFAULT.speed_weight, DEFAULT.speed_weight_urgent
+
+
 @pytest.mark.parametrize(("days", "context", "expected"), [
     (0, {}, 1.0),
-    (35, {}, 0.4),  # no speed at all: the non-urgent floor
-    (35, ABSENT_1, 0.15),  # urgent and slow: little left
-    (7, {"urgent": True}, 0.85 * 0.8 + 0.15),  # an acute situation weighs speed like a short absence
-    (None, {}, 0.6 * (1 - 14 / 35) + 0.4),  # unknown start time counts as two weeks
+    (35, {}, 1 - NOT_URGENT),  # no speed at all: the non-urgent floor
+    (35, ABSENT_1, 1 - URGENT),  # urgent and slow: little left
+    (7, {"urgent": True}, URGENT * 0.8 + 1 - URGENT),  # an acute situation weighs speed like a short absence
+    (None, {}, NOT_URGENT * (1 - 14 / 35) + 1 - NOT_URGENT),  # unknown start time counts as two weeks
 ])
 def test_it_scores_feasibility(days, context, expected):
     assert feasibility_score(_product(time_to_start_days=days), _context(**context)) == pytest.approx(expected)
@@ -82,12 +85,12 @@ def test_it_weighs_the_three_stage_one_signals_into_a_topical_score():
         Candidate(2, similarity=0.12, lexical=0.0, matched_terms=0, coverage=0.0, wijzer_similarity=0.0, wijzer_lexical=0, wijzer_coverage=0.0),
     ]
     scores = topical_scores(pool, floor=0.12)
-    assert scores[1] == pytest.approx(1.0)  # best on every signal
+    assert scores[1] == pytest.approx(DEFAULT.topical_lexical + DEFAULT.topical_wijzer + DEFAULT.topical_similarity)  # best on every signal
     assert scores[2] == 0.0  # at the floor, no words, no wijzer line
-    half_lexical = replace(DEFAULT, topical_lexical=0.25)
-    assert topical_scores(pool, floor=0.12, p=half_lexical)[1] == pytest.approx(0.75)
+    even = replace(DEFAULT, topical_lexical=0.25, topical_wijzer=0.25, topical_similarity=0.25)
+    assert topical_scores(pool, floor=0.12, p=even)[1] == pytest.approx(0.75)  # the weights, not a normalisation
     weak_wijzer = [replace(pool[0], wijzer_similarity=0.1)]  # 0.1 + 0.5 × 0.4 = 0.3, not scaled up to a full match
-    assert topical_scores(weak_wijzer, floor=0.12)[1] == pytest.approx(0.5 + 0.25 * 0.3 / 0.6 + 0.25)
+    assert topical_scores(weak_wijzer, floor=0.12, p=even)[1] == pytest.approx(0.25 + 0.25 * 0.3 / 0.6 + 0.25)
 
 
 def _chunk(title: str, score: float, chunk_id: int = 0) -> CitedChunk:

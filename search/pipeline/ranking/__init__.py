@@ -1,4 +1,4 @@
-"""Stage-2 rankers behind one interface: `rank(scored, context, guideline_strength, query=…)`
+"""Stage-2 rankers behind one interface: `rank(scored, context, guideline_strength, query=…, params=…)`
 returns the scored candidates, the name of the ranker that produced the scores and, when it
 had to fall back, why."""
 
@@ -6,14 +6,15 @@ from django.conf import settings
 
 from search.pipeline.context import SituationContext
 from search.pipeline.ranking.criteria import rank_criteria
+from search.pipeline.ranking.parameters import DEFAULT, RankingParameters
 from search.pipeline.types import Scored
 
 
 class CriteriaRanker:
     name = "criteria"
 
-    def rank(self, scored: list[Scored], context: SituationContext, strength: dict[int, float], *, query: str):
-        return rank_criteria(scored, context, strength), self.name, ""
+    def rank(self, scored: list[Scored], context: SituationContext, strength: dict[int, float], *, query: str, params: RankingParameters = DEFAULT):
+        return rank_criteria(scored, context, strength, params), self.name, ""
 
 
 def select_ranker() -> tuple[object, str]:

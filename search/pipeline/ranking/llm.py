@@ -16,6 +16,7 @@ from django.conf import settings
 from search.pipeline.context import SituationContext
 from search.pipeline.llm_client import LLMError, chat_json
 from search.pipeline.ranking.criteria import phase_suitability, rank_criteria
+from search.pipeline.ranking.parameters import DEFAULT, RankingParameters
 from search.pipeline.types import Scored, clamp
 
 logger = logging.getLogger(__name__)
@@ -37,8 +38,8 @@ SYSTEM = (
 class LLMRanker:
     name = "llm"
 
-    def rank(self, scored: list[Scored], context: SituationContext, strength: dict[int, float], *, query: str):
-        rank_criteria(scored, context, strength)  # the baseline, and the filler for anything the LLM leaves out
+    def rank(self, scored: list[Scored], context: SituationContext, strength: dict[int, float], *, query: str, params: RankingParameters = DEFAULT):
+        rank_criteria(scored, context, strength, params)  # the baseline, and the filler for anything the LLM leaves out
         try:
             data = chat_json(system=SYSTEM, user=_prompt(scored, context, query), timeout=settings.LLM_TIMEOUT_S)
             applied = _apply(data, scored, context)

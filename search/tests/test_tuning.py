@@ -1,0 +1,54 @@
+"""Fitting stage 2 honestly: held-out figures decide, not the in-sample ones."""
+
+import json
+from io import StringIO
+
+import pytest
+from django.core.management import CommandError, call_command
+
+from search.pipeline.ranking.parameters import DEFAULT
+from search.tuning import TUNABLE, cross_validated, trial_parameters
+
+
+def test_it_keeps_the_current_parameters_first_and_varies_only_tunable_ones_within_bounds():
+    candidates = trial_parameters(trials=5, seed=1)
+    assert candidates[0] == DEFAULT and len(candidates) == 5
+    for params in candidates[1:]:
+        changed = [name for name in TUNABLE if getattr(params, name) != getattr(DEFAULT, name)]
+        assert 1 <= len(changed) <= 4
+        assert all(0.5 * getattr(DEFAULT, n) - 1e-9 <= getattr(params, n) <= 1.5 * getattr(DEFAULT, n) + 1e-9 for n in changed)
+        assert params.fit_audience <= 1.0
+    assert trial_parameters(trials=5, seed=1) == candidates  # reproducible
+
+
+def test_it_scores_each_fold_with_the_trial_chosen_without_it():
+    # Trial 1 is perfect on one situation and poor elsewhere: it wins whichever fold holds that
+    # situation out, so cross-validation exposes it; trial 2 is steadily better than the current one.
+    scores = [
+        [0.5, 0.5, 0.5, 0.5],
+        [1.0, 0.0, 0.0, 0.0],
+        [0.6, 0.6, 0.6, 0.6],
+    ]
+    assert cross_validated(scores, folds=4, seed=3) == pytest.approx(0.6)
+    overfit = [[0.5, 0.5], [1.0, 0.0]]  # equal in-sample (0.5), but each fold picks the trial that loses the other
+    assert cross_validated(overfit, folds=2, seed=3) < 0.5
+
+
+@pytest.mark.django_db
+def test_it_reports_held_out_and_in_sample_figures_and_advises(tmp_path):
+    judged = tmp_path / "judged.jsonl"
+    judged.write_text("\n".join(json.dumps(line) for line in [
+        {"id": "a", "query": "rugklachten door tillen", "rel": {"Vroegconsult fysiotherapie": 2}},
+        {"id": "b", "query": "burn-out, 6 maanden thuis", "rel": {"Herstelcoaching": 2}},
+        {"id": "c", "query": "conflict met leidinggevende", "rel": {"Mediation Bij Ziekteverzuim": 2}},
+        {"id": "d", "query": "rouw na overlijden partner", "rel": {"Rouwbegeleiding": 2}},
+    ]), encoding="utf-8")
+    out = StringIO()
+    call_command("tune_ranker", "--queries", str(judged), "--trials", "3", "--folds", "2", "--json", stdout=out)
+    report = json.loads(out.getvalue())
+    assert report["queries"] == 4 and report["trials"] == 3 and report["folds"] == 2
+    assert 0 <= report["fitted_held_out"] <= 1 and report["fitted_in_sample"] >= report["current_held_out"]
+    assert report["adopt"] == (report["fitted_held_out"] > report["current_held_out"])
+
+    with pytest.raises(CommandError, match="minstens 2"):
+        call_command("tune_ranker", "--queries", str(judged), "--trials", "1")
