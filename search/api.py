@@ -49,7 +49,8 @@ def recommendations(request, q: str = "", top_k: str = "", mode: str = "two-stag
     top_k = top_k or str(settings.SEARCH_TOP_K)
     if mode not in MODES:
         raise SearchInputError(f"Onbekende modus '{mode}'; kies uit {', '.join(MODES)}.")
-    if not top_k.isdigit() or not 1 <= int(top_k) <= MAX_TOP_K:
+    # isdigit() also accepts "²" and "①", which int() refuses: only ASCII digits are a number here.
+    if not (top_k.isascii() and top_k.isdigit()) or not 1 <= int(top_k) <= MAX_TOP_K:
         raise SearchInputError(f"top_k moet een geheel getal tussen 1 en {MAX_TOP_K} zijn.")
     outcome = search_perform(request=SearchRequest(query=q, mode=mode, top_k=int(top_k)), user=request.user)
     return outcome_json(outcome)

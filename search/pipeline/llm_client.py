@@ -6,6 +6,8 @@ nothing here may raise anything but LLMError.
 
 import json
 import logging
+from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import TimeoutError as FutureTimeout
 
 from django.conf import settings
 
@@ -20,21 +22,31 @@ def llm_configured() -> bool:
     return bool(settings.LLM_API_KEY)
 
 
+# Calls run here so that a whole answer has a deadline: the client's timeout bounds each read, and an
+# endpoint that drips one byte per second would otherwise hold a search (and a web thread) for minutes.
+_CALLS = ThreadPoolExecutor(max_workers=16, thread_name_prefix="llm-call")
+
+
 def chat_json(*, system: str, user: str, timeout: float, max_tokens: int = 1500) -> dict:
-    """One chat completion that must return a JSON object."""
+    """One chat completion that must return a JSON object, complete within `timeout` seconds."""
     import openai
 
     client = openai.OpenAI(
         api_key=settings.LLM_API_KEY, base_url=settings.LLM_BASE_URL or None, timeout=timeout, max_retries=0
     )
+    call = _CALLS.submit(
+        client.chat.completions.create,
+        model=settings.LLM_MODEL,
+        messages=[{"role": "system", "content": system}, {"role": "user", "content": user}],
+        response_format={"type": "json_object"},
+        temperature=0,
+        max_tokens=max_tokens,
+    )
     try:
-        response = client.chat.completions.create(
-            model=settings.LLM_MODEL,
-            messages=[{"role": "system", "content": system}, {"role": "user", "content": user}],
-            response_format={"type": "json_object"},
-            temperature=0,
-            max_tokens=max_tokens,
-        )
+        response = call.result(timeout=timeout)
+    except FutureTimeout:
+        client.close()  # tears down the connection, so the abandoned call ends instead of holding a thread
+        raise LLMError(f"no complete answer within {timeout:g}s") from None
     except openai.APITimeoutError:
         raise LLMError(f"timeout after {timeout:g}s") from None
     except openai.APIStatusError as error:
@@ -43,10 +55,14 @@ def chat_json(*, system: str, user: str, timeout: float, max_tokens: int = 1500)
         raise LLMError(f"API error: {type(error).__name__}") from None
     except ValueError:  # the client could not even parse the HTTP body
         raise LLMError("invalid JSON in the response body") from None
+    finally:
+        if call.done():
+            client.close()
     try:
         content = response.choices[0].message.content or ""
         data = json.loads(_strip_fences(content))
-    except (IndexError, AttributeError, json.JSONDecodeError):
+    except (IndexError, AttributeError, TypeError, ValueError):
+        # ValueError also covers JSON that Python refuses, such as an integer of thousands of digits.
         raise LLMError("invalid JSON in the answer") from None
     if not isinstance(data, dict):
         raise LLMError("the answer is not a JSON object")

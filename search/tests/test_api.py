@@ -28,7 +28,7 @@ def test_it_answers_for_a_logged_in_session(client, owner):
 
 @pytest.mark.parametrize(
     ("params", "message"),
-    [({"q": ""}, "leeg"), ({"q": "x" * 1001}, "te lang"), ({"q": "rug\x07pijn"}, "stuurtekens"), ({"q": "rugpijn", "top_k": "9"}, "top_k"), ({"q": "rugpijn", "mode": "snel"}, "modus")],
+    [({"q": ""}, "leeg"), ({"q": "x" * 1001}, "te lang"), ({"q": "rug\x07pijn"}, "stuurtekens"), ({"q": "rugpijn", "top_k": "9"}, "top_k"), ({"q": "rugpijn", "top_k": "²"}, "top_k"), ({"q": "rugpijn", "top_k": "①"}, "top_k"), ({"q": "rugpijn", "mode": "snel"}, "modus")],
 )
 def test_it_refuses_bad_input_with_a_dutch_400(client, owner, params, message):
     client.force_login(owner)

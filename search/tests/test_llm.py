@@ -1,6 +1,8 @@
 """The LLM path end to end against a local fake OpenAI-compatible server (pytest-httpserver)."""
 
 import json
+import socketserver
+import threading
 import time
 
 import pytest
@@ -95,9 +97,13 @@ def test_it_keeps_criteria_scores_for_candidates_the_llm_skipped(llm):
         (lambda server: server.expect_request("/v1/chat/completions").respond_with_handler(lambda r: _completion("dit is geen json")), "invalid JSON"),
         (lambda server: server.expect_request("/v1/chat/completions").respond_with_handler(lambda r: _completion('{"rankings": "geen lijst"}')), "rankings"),
         (lambda server: server.expect_request("/v1/chat/completions").respond_with_data("kapot", status=500), "HTTP 500"),
-        (lambda server: server.expect_request("/v1/chat/completions").respond_with_handler(lambda r: (time.sleep(2.5), _completion("{}"))[1]), "timeout"),
+        (lambda server: server.expect_request("/v1/chat/completions").respond_with_handler(lambda r: (time.sleep(2.5), _completion("{}"))[1]), "1s"),
+        (lambda server: server.expect_request("/v1/chat/completions").respond_with_json({}), "llm:"),
+        (lambda server: server.expect_request("/v1/chat/completions").respond_with_json({"id": "x", "object": "chat.completion", "created": 0, "model": "fake", "choices": None}), "llm:"),
+        (lambda server: server.expect_request("/v1/chat/completions").respond_with_handler(lambda r: _completion('{"rankings": [{"product_id": 1' + "0" * 5000 + "}]}")), "invalid JSON"),
+        (lambda server: server.expect_request("/v1/chat/completions").respond_with_handler(lambda r: _completion('{"rankings": [{"product_id": 1e400, "impact": 1}]}')), "no usable rankings"),
     ],
-    ids=["malformed-body", "malformed-content", "wrong-shape", "http-500", "timeout"],
+    ids=["malformed-body", "malformed-content", "wrong-shape", "http-500", "timeout", "empty-object", "choices-null", "5000-digit-id", "overflowing-id"],
 )
 def test_it_falls_back_to_criteria_and_records_why(llm, owner, respond, reason):
     respond(llm)
@@ -150,3 +156,52 @@ def test_it_falls_back_to_the_extractive_answer_when_the_llm_cites_nothing_valid
     assert not result.generated
     assert result.answer.startswith("Volgens de richtlijnen")
     assert "valid citations" in result.fallback_reason
+
+
+def test_it_keeps_criteria_scores_where_the_llm_writes_no_number(llm, settings):
+    def words_for_scores(request):
+        rankings = [{"product_id": str(c["product_id"]), "impact": "hoog", "fit": None, "guidelines": True, "feasibility": float("nan")}
+                    for c in _prompt_of(request)["kandidaten"]]
+        return _completion(json.dumps({"rankings": rankings}))
+
+    llm.expect_request("/v1/chat/completions").respond_with_handler(words_for_scores)
+    settings.RANKER = "criteria"
+    baseline = {item.product.name: item.scores for item in search_run(SearchRequest(query=SITUATION)).recommendations}
+    settings.RANKER = "auto"
+    outcome = search_run(SearchRequest(query=SITUATION))
+    assert outcome.ranker == "llm"
+    for item in outcome.recommendations:
+        assert all(0.0 <= value <= 1.0 for value in item.scores.values())
+        if item.product.name in baseline:
+            assert item.scores == baseline[item.product.name]
+
+
+def test_it_gives_up_on_an_endpoint_that_drips_its_answer(llm, settings, owner):
+    """LLM_TIMEOUT_S bounds the whole answer, not each read: a server sending a byte every 0.2 s for
+    a minute is cut off, the search falls back to criteria, and the connection is closed early."""
+    cut_off = threading.Event()
+
+    class Drip(socketserver.BaseRequestHandler):
+        def handle(self):
+            self.request.recv(65536)
+            body = _completion("{}").get_data()
+            self.request.sendall(b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n" % len(body))
+            try:
+                for byte in body:
+                    self.request.sendall(bytes([byte]))
+                    time.sleep(0.2)
+            except OSError:
+                cut_off.set()
+
+    server = socketserver.ThreadingTCPServer(("127.0.0.1", 0), Drip)
+    server.daemon_threads = True
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        settings.LLM_BASE_URL = f"http://127.0.0.1:{server.server_address[1]}/v1"
+        outcome = search_perform(request=SearchRequest(query=SITUATION), user=owner)
+        assert outcome.ranker == "criteria" and len(outcome.recommendations) == 3
+        assert "no complete answer within 1s" in SearchLog.objects.get(id=outcome.search_id).fallback_reason
+        assert cut_off.wait(timeout=30)  # the client hung up long before the body was complete
+    finally:
+        server.shutdown()
+        server.server_close()

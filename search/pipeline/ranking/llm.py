@@ -10,6 +10,7 @@ better, not different. Any failure falls back to the criteria ranking for that s
 
 import json
 import logging
+import math
 
 from django.conf import settings
 
@@ -81,13 +82,10 @@ def _apply(data: dict, scored: list[Scored], context: SituationContext) -> int:
     for entry in rankings:
         if not isinstance(entry, dict):
             continue
-        try:
-            item = by_id.get(int(entry.get("product_id")))
-        except (TypeError, ValueError):
-            item = None
+        item = by_id.get(_product_id(entry.get("product_id")))
         if item is None:
-            continue  # an id we did not offer: dropped
-        scores = {key: round(clamp(entry.get(key, item.scores[key])), 4) for key in SCORE_KEYS}
+            continue  # an id we did not offer (or no id at all): dropped
+        scores = {key: _score(entry.get(key), item.scores[key]) for key in SCORE_KEYS}
         suitability, _ = phase_suitability(item.product, context)
         if suitability <= HARD_MISMATCH:
             scores["impact"] = min(scores["impact"], item.scores["impact"])
@@ -102,3 +100,21 @@ def _apply(data: dict, scored: list[Scored], context: SituationContext) -> int:
             item.citations.sort(key=lambda c: 0 if c.document_title in wanted else 1)
         applied += 1
     return applied
+
+
+def _product_id(value) -> int | None:
+    """An integer id as the LLM wrote it (7, 7.0 or "7"); anything else (1e400, true, "zeven") is no id."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, float) and math.isfinite(value) and value.is_integer():
+        value = int(value)
+    if isinstance(value, str) and value.strip().isascii() and value.strip().isdigit() and len(value.strip()) <= 18:
+        value = int(value.strip())
+    return value if isinstance(value, int) else None
+
+
+def _score(value, fallback: float) -> float:
+    """A finite number clamped to 0..1; anything else keeps the criteria score."""
+    if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
+        return fallback
+    return round(clamp(float(value)), 4)
