@@ -41,6 +41,16 @@ REQUEST_HEADERS = {
     "Connection": "close",
 }
 SHARED_ADDRESS_SPACE = ipaddress.ip_network("100.64.0.0/10")
+# IANA's special-purpose ranges that are not globally reachable, written out because Python's own
+# tables changed between patch releases (3.11.7 took 192.0.0.192, a cloud metadata address, for public).
+SPECIAL_PURPOSE_NETWORKS = tuple(
+    ipaddress.ip_network(network)
+    for network in (
+        "0.0.0.0/8", "192.0.0.0/24", "192.0.2.0/24", "192.88.99.0/24", "198.18.0.0/15", "198.51.100.0/24",
+        "203.0.113.0/24", "240.0.0.0/4", "255.255.255.255/32",
+        "64:ff9b:1::/48", "100::/64", "2001::/23", "2001:db8::/32", "fc00::/7", "fe80::/10",
+    )
+)
 # Characters left as they are when a path is made ASCII for the request line (RFC 3986 reserved + '%').
 PATH_SAFE_CHARACTERS = "!#$%&'()*+,/:;=?@[]~"
 
@@ -146,6 +156,7 @@ def _non_public_reason(address: ipaddress.IPv4Address | ipaddress.IPv6Address) -
         (address.is_multicast, "multicast address"),
         (address.version == 4 and address in SHARED_ADDRESS_SPACE, "shared address"),
         (address.is_private, "private address"),
+        (any(address in network for network in SPECIAL_PURPOSE_NETWORKS if network.version == address.version), "special-purpose address"),
         (address.is_reserved, "reserved address"),
         (not address.is_global, "non-public address"),
     )
