@@ -71,3 +71,48 @@ def test_it_has_no_pending_migrations():
     out = StringIO()
     call_command("makemigrations", "--check", "--dry-run", stdout=out)
     assert "No changes detected" in out.getvalue()
+
+
+def _deploy_warnings(**env) -> str:
+    result = subprocess.run(
+        [sys.executable, "manage.py", "check", "--deploy"],
+        cwd=ROOT,
+        env={**{k: v for k, v in os.environ.items() if k != "DEBUG"}, "DATABASE_URL": "postgresql://u@127.0.0.1:1/x",
+             "SECRET_KEY": "k" * 60, "DEBUG": "false", "ALLOWED_HOSTS": "evi.example.nl", **env},
+        capture_output=True, text=True, timeout=60,
+    )
+    return result.stdout + result.stderr
+
+
+def test_it_switches_every_https_setting_on_with_one_variable():
+    plain = _deploy_warnings()
+    assert all(code in plain for code in ("security.W004", "security.W008", "security.W012", "security.W016"))
+    https = _deploy_warnings(HTTPS="true")
+    assert not any(code in https for code in ("security.W004", "security.W008", "security.W012", "security.W016")), https
+
+
+@pytest.mark.django_db
+def test_it_sends_a_content_security_policy_that_allows_only_own_scripts(client):
+    policy = client.get("/inloggen/").headers["Content-Security-Policy"]
+    assert "script-src 'self'" in policy and "frame-ancestors 'none'" in policy and "unsafe-inline" not in policy
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("path", ["/", "/richtlijnen/", "/admin/", "/admin/catalog/product/"])
+def test_it_renders_no_inline_style_or_script_that_the_policy_would_block(client, staff, path):
+    import re
+
+    client.force_login(staff)
+    html = client.get(path).content.decode()
+    assert not re.search(r"<script(?![^>]*\bsrc=)[^>]*>", html)
+    assert 'style="' not in html and "<style" not in html
+
+
+def test_it_documents_every_environment_variable_in_the_example():
+    import re
+
+    with open(os.path.join(ROOT, "evi_site", "settings.py"), encoding="utf-8") as settings_file:
+        read = set(re.findall(r'env_(?:str|int|float|bool|choice|list)\("([A-Z0-9_]+)"', settings_file.read()))
+    with open(os.path.join(ROOT, ".env.example"), encoding="utf-8") as example:
+        documented = set(re.findall(r"^([A-Z0-9_]+)=", example.read(), re.MULTILINE))
+    assert read and read <= documented, sorted(read - documented)

@@ -81,6 +81,8 @@ def test_it_walks_a_specialist_from_situation_to_vote_and_export(live_server, br
     from playwright.sync_api import expect
 
     page = browser.new_page(viewport={"width": 1280, "height": 900}, locale="nl-NL", accept_downloads=True)
+    blocked = []  # the Content-Security-Policy must not block anything the pages need
+    page.on("console", lambda message: blocked.append(message.text) if "Content Security Policy" in message.text else None)
     _log_in(page, live_server.url + "/")
     _screenshot(page, "zoekpagina-1280.png")
 
@@ -108,6 +110,7 @@ def test_it_walks_a_specialist_from_situation_to_vote_and_export(live_server, br
     expect(first.get_by_text("uw stem is opgeslagen")).to_be_visible()
     expect(first.get_by_role("button", name="Bruikbaar", exact=True)).to_have_attribute("aria-pressed", "true")
     assert page.evaluate("window.sameDocument") is True
+    assert blocked == [], blocked
     _screenshot(page, "resultaten-1280-volledig.png")
     page.set_viewport_size({"width": 1280, "height": 1500})
     page.evaluate("window.scrollTo(0, 0)")
