@@ -50,6 +50,7 @@ MIDDLEWARE = [
     "csp.middleware.CSPMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "axes.middleware.AxesMiddleware",
+    "evi_site.no_store.NoStoreMiddleware",
 ]
 
 # --- Login throttling (django-axes): after this many wrong passwords for one account from one address,

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Load test of the search API on this machine: wrk (Debian package `wrk`) sends the judged
-# situations in turn to GET /api/recommendations with a bearer token.
+# situations in turn to POST /api/recommendations (JSON body) with a bearer token.
 #   usage: scripts/loadtest.sh TOKEN [BASE_URL] [CONNECTIONS] [DURATION]
 # Start the server first (make run, or gunicorn evi_site.wsgi), and create a token with
 #   .venv/bin/python manage.py create_api_token specialist
@@ -14,15 +14,16 @@ cd "$(dirname "$0")/.."
 script=$(mktemp --suffix=.lua)
 trap 'rm -f "$script"' EXIT
 .venv/bin/python - "$token" > "$script" <<'PY'
-import json, sys, urllib.parse
-paths = [
-    "/api/recommendations?q=" + urllib.parse.quote(json.loads(line)["query"])
+import json, sys
+bodies = [
+    json.dumps({"query": json.loads(line)["query"]}, ensure_ascii=False)
     for line in open("search/eval/judged_situations.jsonl", encoding="utf-8") if line.strip()
 ]
-print("local paths = {" + ",".join(json.dumps(p) for p in paths) + "}")
+print("local bodies = {" + ",".join(json.dumps(b, ensure_ascii=False) for b in bodies) + "}")
 print("local i = 0")
 print(f'wrk.headers["Authorization"] = "Bearer {sys.argv[1]}"')
-print("request = function() i = i + 1; return wrk.format('GET', paths[(i % #paths) + 1]) end")
+print('wrk.headers["Content-Type"] = "application/json"')
+print("request = function() i = i + 1; return wrk.format('POST', '/api/recommendations', nil, bodies[(i % #bodies) + 1]) end")
 print("response = function(status) if status ~= 200 then io.stderr:write('status ' .. status .. '\\n') end end")
 PY
 wrk --threads 2 --connections "$connections" --duration "$duration" --timeout 10s --latency --script "$script" "$base"

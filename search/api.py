@@ -9,7 +9,8 @@ import hashlib
 from django.conf import settings
 from django.http import HttpRequest
 from django.utils import timezone
-from ninja import NinjaAPI
+from ninja import NinjaAPI, Schema
+from ninja.errors import HttpError, ValidationError
 from ninja.security import HttpBearer, django_auth
 
 from search.answers import guideline_answer
@@ -44,18 +45,53 @@ def bad_input(request, error: SearchInputError):
     return api.create_response(request, {"detail": str(error)}, status=400)
 
 
-@api.get("/recommendations", summary="Interventie-aanbevelingen voor een situatie")
-def recommendations(request, q: str = "", top_k: str = "", mode: str = "two-stage"):
-    top_k = top_k or str(settings.SEARCH_TOP_K)
-    if mode not in MODES:
-        raise SearchInputError(f"Onbekende modus '{mode}'; kies uit {', '.join(MODES)}.")
+class RecommendationsIn(Schema):
+    """A situation and its optional form fields; numbers may also come as text."""
+
+    query: str = ""
+    top_k: int | str | None = None
+    mode: str = "two-stage"
+    role: str = ""
+    sector: str = ""
+    duration: str = ""
+    budget: str = ""
+
+
+class QuestionIn(Schema):
+    question: str = ""
+
+
+@api.exception_handler(ValidationError)
+def malformed_body(request, error: ValidationError):
+    fields = sorted({".".join(str(part) for part in item.get("loc", ())[1:] if part != "payload") or "body" for item in error.errors})
+    return api.create_response(
+        request, {"detail": f"Ongeldige JSON-invoer ({', '.join(fields)}); stuur een JSON-object, zie /api/docs."}, status=400
+    )
+
+
+@api.exception_handler(HttpError)
+def http_error(request, error: HttpError):
+    """Ninja's own 400 (a body that is no JSON at all) in Dutch, like every other input error."""
+    detail = "Ongeldige JSON-invoer: de body is geen JSON-object; zie /api/docs." if error.status_code == 400 else str(error)
+    return api.create_response(request, {"detail": detail}, status=error.status_code)
+
+
+# Situations and questions are health data: they travel in POST bodies, never in a URL (access logs).
+@api.post("/recommendations", summary="Interventie-aanbevelingen voor een situatie")
+def recommendations(request, payload: RecommendationsIn):
+    top_k = str(payload.top_k if payload.top_k is not None else settings.SEARCH_TOP_K)
+    if payload.mode not in MODES:
+        raise SearchInputError(f"Onbekende modus '{payload.mode}'; kies uit {', '.join(MODES)}.")
     # isdigit() also accepts "²" and "①", which int() refuses: only ASCII digits are a number here.
     if not (top_k.isascii() and top_k.isdigit()) or not 1 <= int(top_k) <= MAX_TOP_K:
         raise SearchInputError(f"top_k moet een geheel getal tussen 1 en {MAX_TOP_K} zijn.")
-    outcome = search_perform(request=SearchRequest(query=q, mode=mode, top_k=int(top_k)), user=request.user)
-    return outcome_json(outcome)
+    search = SearchRequest(
+        query=payload.query, mode=payload.mode, top_k=int(top_k), role=payload.role, sector=payload.sector,
+        duration=payload.duration, budget=payload.budget,
+    )
+    return outcome_json(search_perform(request=search, user=request.user))
 
 
-@api.get("/guidelines/answer", summary="Antwoord op een richtlijnvraag, met bronnen")
-def guidelines_answer(request, q: str = ""):
-    return answer_json(guideline_answer(q))
+@api.post("/guidelines/answer", summary="Antwoord op een richtlijnvraag, met bronnen")
+def guidelines_answer(request, payload: QuestionIn):
+    return answer_json(guideline_answer(payload.question))

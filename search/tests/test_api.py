@@ -5,14 +5,18 @@ from search.services import api_token_create
 pytestmark = pytest.mark.django_db
 
 
+def _post(client, path: str, body: dict, **headers):
+    return client.post(path, body, content_type="application/json", **headers)
+
+
 def test_it_requires_a_login_or_a_token(client):
-    assert client.get("/api/recommendations", {"q": "rugpijn"}).status_code == 401
-    assert client.get("/api/guidelines/answer", {"q": "plan van aanpak"}, HTTP_AUTHORIZATION="Bearer verkeerd").status_code == 401
+    assert _post(client, "/api/recommendations", {"query": "rugpijn"}).status_code == 401
+    assert _post(client, "/api/guidelines/answer", {"question": "plan van aanpak"}, HTTP_AUTHORIZATION="Bearer verkeerd").status_code == 401
 
 
 def test_it_answers_with_a_bearer_token(client, owner):
     _, token = api_token_create(user=owner, name="koppeling")
-    response = client.get("/api/recommendations", {"q": "Medewerker 10 weken ziek met rugklachten", "top_k": "4"}, HTTP_AUTHORIZATION=f"Bearer {token}")
+    response = _post(client, "/api/recommendations", {"query": "Medewerker 10 weken ziek met rugklachten", "top_k": 4}, HTTP_AUTHORIZATION=f"Bearer {token}")
     assert response.status_code == 200
     data = response.json()
     assert len(data["recommendations"]) == 4 and data["search_id"]
@@ -21,26 +25,53 @@ def test_it_answers_with_a_bearer_token(client, owner):
 
 def test_it_answers_for_a_logged_in_session(client, owner):
     client.force_login(owner)
-    response = client.get("/api/guidelines/answer", {"q": "Wanneer moet het plan van aanpak klaar zijn?"})
+    response = _post(client, "/api/guidelines/answer", {"question": "Wanneer moet het plan van aanpak klaar zijn?"})
     assert response.status_code == 200
     assert len(response.json()["citations"]) >= 2
 
 
 @pytest.mark.parametrize(
     ("params", "message"),
-    [({"q": ""}, "leeg"), ({"q": "x" * 1001}, "te lang"), ({"q": "rug\x07pijn"}, "stuurtekens"), ({"q": "rugpijn", "top_k": "9"}, "top_k"), ({"q": "rugpijn", "top_k": "²"}, "top_k"), ({"q": "rugpijn", "top_k": "①"}, "top_k"), ({"q": "rugpijn", "mode": "snel"}, "modus")],
+    [({"query": ""}, "leeg"), ({"query": "x" * 1001}, "te lang"), ({"query": "rug\x07pijn"}, "stuurtekens"), ({"query": "rugpijn", "top_k": 9}, "top_k"),
+     ({"query": "rugpijn", "top_k": "²"}, "top_k"), ({"query": "rugpijn", "top_k": "①"}, "top_k"), ({"query": "rugpijn", "mode": "snel"}, "modus"),
+     ({"query": ["geen", "tekst"]}, "Ongeldige JSON-invoer (query)"), ({"query": "rugpijn", "budget": "veel"}, "geen bedrag")],
 )
 def test_it_refuses_bad_input_with_a_dutch_400(client, owner, params, message):
     client.force_login(owner)
-    response = client.get("/api/recommendations", params)
+    response = _post(client, "/api/recommendations", params)
     assert response.status_code == 400
     assert message in response.json()["detail"]
 
 
 def test_it_refuses_a_bad_guideline_question_with_a_dutch_400(client, owner):
     client.force_login(owner)
-    response = client.get("/api/guidelines/answer", {"q": "   "})
+    response = _post(client, "/api/guidelines/answer", {"question": "   "})
     assert response.status_code == 400 and "leeg" in response.json()["detail"]
+    response = client.post("/api/guidelines/answer", "geen json", content_type="application/json")
+    assert response.status_code == 400 and "Ongeldige JSON-invoer" in response.json()["detail"]
+
+
+def test_it_never_takes_a_situation_or_question_from_the_url(client, owner):
+    from search.models import SearchLog
+
+    client.force_login(owner)
+    assert client.get("/api/recommendations", {"q": "burn-out van Jan"}).status_code == 405
+    assert client.get("/api/guidelines/answer", {"q": "plan van aanpak"}).status_code == 405
+    assert not SearchLog.objects.exists()  # and a GET writes no history
+
+
+def test_it_tells_browsers_and_proxies_to_keep_no_copy_of_advice(client, owner):
+    client.force_login(owner)
+    for response in (client.get("/"), _post(client, "/api/recommendations", {"query": "rugklachten"})):
+        assert "no-store" in response.headers["Cache-Control"] and "private" in response.headers["Cache-Control"]
+
+
+def test_it_reports_health_without_login_or_personal_data(client):
+    response = client.get("/health/")
+    assert response.status_code == 200
+    data = response.json()
+    assert data["status"] == "ok" and data["database"] == "ok" and data["embedding_model"]
+    assert client.post("/health/").status_code == 405
 
 
 def test_it_serves_the_openapi_schema(client):
