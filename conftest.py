@@ -1,6 +1,10 @@
 """Shared fixtures: the demo data, the fixed cast of users, and access to ../shared."""
 
 import os
+import socketserver
+import threading
+import time
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
@@ -62,3 +66,43 @@ def colleague(db, django_user_model):
 @pytest.fixture
 def staff(db, django_user_model):
     return django_user_model.objects.create_user(username="carol", password="password-carol", is_staff=True, is_superuser=True)
+
+
+@dataclass
+class DripServer:
+    """A local HTTP server that sends its answer one byte per `interval` seconds."""
+
+    port: int
+    cut_off: threading.Event = field(default_factory=threading.Event)  # set when the client hung up early
+
+
+@pytest.fixture
+def drip_server():
+    """Start drip servers for one test: drip_server(head, body, interval) → DripServer."""
+    servers = []
+
+    def start(head: bytes, body: bytes, interval: float) -> DripServer:
+        dripped = DripServer(port=0)
+
+        class Drip(socketserver.BaseRequestHandler):
+            def handle(self):
+                self.request.recv(65536)
+                try:
+                    self.request.sendall(head)
+                    for byte in body:
+                        self.request.sendall(bytes([byte]))
+                        time.sleep(interval)
+                except OSError:
+                    dripped.cut_off.set()
+
+        server = socketserver.ThreadingTCPServer(("127.0.0.1", 0), Drip)
+        server.daemon_threads = True
+        threading.Thread(target=server.serve_forever, daemon=True).start()
+        servers.append(server)
+        dripped.port = server.server_address[1]
+        return dripped
+
+    yield start
+    for server in servers:
+        server.shutdown()
+        server.server_close()

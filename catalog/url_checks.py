@@ -22,6 +22,7 @@ import http.client
 import ipaddress
 import socket
 import ssl
+import threading
 from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import StrEnum
@@ -171,15 +172,39 @@ def _fetch(target: _Target, addresses: list[str], timeout: float) -> tuple[int, 
 
 
 def _send(method: str, target: _Target, addresses: list[str], timeout: float) -> tuple[int, str | None]:
+    """One request whose status line and headers must arrive within `timeout` in all.
+
+    The socket timeout bounds each read only, so a server that sends a byte every second would hold
+    the check for as long as it likes; a timer shuts the socket down when the whole request overruns.
+    """
     connection_class = _PinnedHTTPSConnection if target.scheme == "https" else _PinnedHTTPConnection
     connection = connection_class(target.host, target.port, addresses=addresses, timeout=timeout)
+    overran = threading.Event()
+    watchdog = threading.Timer(timeout, _cut_off, args=(connection, overran))
+    watchdog.daemon = True
+    watchdog.start()
     try:
         connection.request(method, target.path, headers=REQUEST_HEADERS)
         response = connection.getresponse()
         # The status line and headers are all we need: a GET body is never read, the close drops it.
         return response.status, response.getheader("Location")
+    except (OSError, http.client.HTTPException):
+        if overran.is_set():
+            raise TimeoutError("request overran its deadline") from None
+        raise
     finally:
+        watchdog.cancel()
         connection.close()
+
+
+def _cut_off(connection: http.client.HTTPConnection, overran: threading.Event) -> None:
+    overran.set()
+    sock = connection.sock
+    if sock is not None:
+        try:
+            sock.shutdown(socket.SHUT_RDWR)
+        except OSError:
+            pass  # already closed: the request ended just now
 
 
 def _open_socket(addresses: list[str], port: int, timeout: float) -> socket.socket:

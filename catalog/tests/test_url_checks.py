@@ -126,3 +126,12 @@ def test_it_reports_a_tls_failure_as_unreachable(link_server):
     result = check_url(url, allowed_hosts=[f"127.0.0.1:{link_server.port}"], timeout=0.5)
     assert result.outcome == Outcome.UNREACHABLE
     assert result.error.startswith("TLS error")
+
+
+def test_it_gives_up_on_a_server_that_drips_its_answer(drip_server):
+    """The timeout bounds the whole request, not each read: a status line sent a byte every 0.1 s is cut off."""
+    server = drip_server(b"", b"HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n" * 20, 0.1)
+    url = f"http://127.0.0.1:{server.port}/traag"
+    result = check_url(url, allowed_hosts=[f"127.0.0.1:{server.port}"], timeout=0.5)
+    assert result.outcome == Outcome.UNREACHABLE and result.error == "timed out after 0.5 s"
+    assert server.cut_off.wait(timeout=30)  # the checker hung up long before the server was done

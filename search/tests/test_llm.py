@@ -1,8 +1,6 @@
 """The LLM path end to end against a local fake OpenAI-compatible server (pytest-httpserver)."""
 
 import json
-import socketserver
-import threading
 import time
 
 import pytest
@@ -176,32 +174,14 @@ def test_it_keeps_criteria_scores_where_the_llm_writes_no_number(llm, settings):
             assert item.scores == baseline[item.product.name]
 
 
-def test_it_gives_up_on_an_endpoint_that_drips_its_answer(llm, settings, owner):
+def test_it_gives_up_on_an_endpoint_that_drips_its_answer(llm, settings, owner, drip_server):
     """LLM_TIMEOUT_S bounds the whole answer, not each read: a server sending a byte every 0.2 s for
     a minute is cut off, the search falls back to criteria, and the connection is closed early."""
-    cut_off = threading.Event()
-
-    class Drip(socketserver.BaseRequestHandler):
-        def handle(self):
-            self.request.recv(65536)
-            body = _completion("{}").get_data()
-            self.request.sendall(b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n" % len(body))
-            try:
-                for byte in body:
-                    self.request.sendall(bytes([byte]))
-                    time.sleep(0.2)
-            except OSError:
-                cut_off.set()
-
-    server = socketserver.ThreadingTCPServer(("127.0.0.1", 0), Drip)
-    server.daemon_threads = True
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    try:
-        settings.LLM_BASE_URL = f"http://127.0.0.1:{server.server_address[1]}/v1"
-        outcome = search_perform(request=SearchRequest(query=SITUATION), user=owner)
-        assert outcome.ranker == "criteria" and len(outcome.recommendations) == 3
-        assert "no complete answer within 1s" in SearchLog.objects.get(id=outcome.search_id).fallback_reason
-        assert cut_off.wait(timeout=30)  # the client hung up long before the body was complete
-    finally:
-        server.shutdown()
-        server.server_close()
+    body = _completion("{}").get_data()
+    head = b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n" % len(body)
+    server = drip_server(head, body, 0.2)
+    settings.LLM_BASE_URL = f"http://127.0.0.1:{server.port}/v1"
+    outcome = search_perform(request=SearchRequest(query=SITUATION), user=owner)
+    assert outcome.ranker == "criteria" and len(outcome.recommendations) == 3
+    assert "no complete answer within 1s" in SearchLog.objects.get(id=outcome.search_id).fallback_reason
+    assert server.cut_off.wait(timeout=30)  # the client hung up long before the body was complete
