@@ -2,11 +2,14 @@
 
 import hashlib
 import logging
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
+from django.core.exceptions import ValidationError
+from django.core.validators import URLValidator
 from django.db import IntegrityError, transaction
 
 from catalog.models import Category, Product
@@ -18,6 +21,10 @@ from guidelines.parsing import PARSER_VERSION, count_tokens, parse_sections
 logger = logging.getLogger(__name__)
 
 EMBED_BATCH = 64
+# Ten times the biggest law we hold (Arbobesluit, 0.44 MB); a bigger file is a mistake or an attack.
+MAX_FILE_BYTES = 5_000_000
+# Control characters other than tab and newlines come from bad conversions and break rendering.
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 
 
 class IngestionError(Exception):
@@ -37,6 +44,12 @@ def guideline_file_read(path: Path) -> str:
         raise IngestionError(f"Bestand niet gevonden: {path}")
     if not path.is_file():
         raise IngestionError(f"Geen bestand (maar een map of iets anders): {path}")
+    size = path.stat().st_size
+    if size > MAX_FILE_BYTES:
+        raise IngestionError(
+            f"Bestand is te groot ({size / 1_000_000:.1f} MB; maximaal {MAX_FILE_BYTES // 1_000_000} MB). "
+            f"Splits het in delen en lees die samen in als één document: {path}"
+        )
     raw = path.read_bytes()
     if b"\x00" in raw[:8192]:
         raise IngestionError(f"Binair bestand, geen tekst of Markdown: {path}")
@@ -48,7 +61,23 @@ def guideline_file_read(path: Path) -> str:
         ) from None
     if not text.strip():
         raise IngestionError(f"Bestand is leeg: {path}")
-    return text
+    return _CONTROL.sub("", text)
+
+
+def _clean_line(value: str) -> str:
+    return " ".join(_CONTROL.sub(" ", value).split())
+
+
+def _check_metadata(*, title: str, source: str, url: str) -> None:
+    """The limits of the columns, and only web links, checked before anything is parsed or embedded."""
+    for label, value, limit in (("titel", title, 300), ("bron", source, 100), ("url", url, 500)):
+        if len(value) > limit:
+            raise IngestionError(f"De {label} is te lang ({len(value)} tekens; maximaal {limit}).")
+    if url:
+        try:
+            URLValidator(schemes=["http", "https"])(url)
+        except ValidationError:
+            raise IngestionError(f"De url '{url[:80]}' is geen http(s)-adres.") from None
 
 
 def document_ingest(
@@ -63,11 +92,12 @@ def document_ingest(
     progress: Callable[[int, int], None] | None = None,
 ) -> IngestResult:
     """Create or replace a document from its texts; unchanged content is a no-op, a swap is one transaction."""
-    title, source = title.strip(), source.strip()
+    title, source, url = _clean_line(title), _clean_line(source), url.strip()
     if not title:
         raise IngestionError("Een titel is verplicht (--title).")
     if not source:
         raise IngestionError("Een bron is verplicht (--source), bijvoorbeeld NVAB, UWV of Arbowet.")
+    _check_metadata(title=title, source=source, url=url)
     content_hash = hashlib.sha256(f"parser {PARSER_VERSION}\n\f\n".encode() + "\n\f\n".join(texts).encode()).hexdigest()
 
     existing = GuidelineDocument.objects.filter(title=title).first()

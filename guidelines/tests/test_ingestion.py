@@ -85,3 +85,35 @@ def test_it_requires_a_title_and_source():
 
     with pytest.raises(IngestionError, match="bron is verplicht"):
         document_ingest(title="X", source="  ", texts=["## A\n\nB"])
+
+
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        ({"title": "T" * 301}, "titel is te lang"),
+        ({"source": "B" * 101}, "bron is te lang"),
+        ({"url": "https://example.nl/" + "x" * 500}, "url is te lang"),
+        ({"url": "javascript:alert(1)"}, "geen http"),
+        ({"url": "file:///etc/passwd"}, "geen http"),
+    ],
+)
+def test_it_refuses_bad_metadata_in_dutch_before_writing_anything(tmp_path, options, message):
+    path = tmp_path / "richtlijn.md"
+    path.write_text("## Artikel 1\n\nDe werkgever zorgt voor veilige arbeid.", encoding="utf-8")
+    args = {"title": "Nette titel", "source": "Test", **options}
+    extra = ["--url", args["url"]] if "url" in args else []
+    with pytest.raises(CommandError, match=message):
+        call_command("ingest_guidelines", str(path), "--title", args["title"], "--source", args["source"], *extra, verbosity=0)
+    assert not GuidelineDocument.objects.filter(title__in=["Nette titel", args["title"]]).exists()
+
+
+def test_it_strips_control_characters_and_refuses_huge_files(tmp_path, settings, monkeypatch):
+    path = tmp_path / "richtlijn.md"
+    path.write_text("## Artikel 1\x07\n\nDe werkgever\x1b zorgt voor veilige arbeid.", encoding="utf-8")
+    call_command("ingest_guidelines", str(path), "--title", "Met\x07stuurtekens", "--source", "Test", verbosity=0)
+    document = GuidelineDocument.objects.get(title="Met stuurtekens")
+    assert not any("\x07" in c.content or "\x1b" in c.content or "\x07" in c.section_path for c in document.chunks.all())
+
+    monkeypatch.setattr("guidelines.services.MAX_FILE_BYTES", 10)
+    with pytest.raises(CommandError, match="te groot"):
+        call_command("ingest_guidelines", str(path), "--title", "Groot", "--source", "Test", verbosity=0)
