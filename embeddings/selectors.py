@@ -18,7 +18,7 @@ SIMILARITY_SCALES: dict[str, tuple[float, float]] = {E5_MODEL: (0.8019, 5.287)}
 OPENAI_SCALE = (0.16, 0.87)
 
 
-# The same mapping inside SQL, for filters and orderings on similarity (parameters from QueryEmbedding.params).
+# The mapping, applied inside SQL wherever a similarity is read (parameters from QueryEmbedding.params).
 COMMON_SIMILARITY = "((1 - ({column} <=> %(vec)s::vector)) - %(sim_offset)s) * %(sim_scale)s"
 
 
@@ -35,11 +35,6 @@ def similarity_scale(model: str) -> tuple[float, float]:
     return SIMILARITY_SCALES.get(model, (0.0, 1.0))
 
 
-def similarity_on_common_scale(cosine: float, model: str) -> float:
-    offset, scale = similarity_scale(model)
-    return (float(cosine) - offset) * scale
-
-
 @dataclass(frozen=True)
 class QueryEmbedding:
     """A query's vector and the model it was computed with; SQL compares it only with rows of that model."""
@@ -50,9 +45,6 @@ class QueryEmbedding:
     def params(self) -> dict[str, str | float]:
         offset, scale = similarity_scale(self.model)
         return {"vec": vector_literal(self.vector), "model": self.model, "sim_offset": offset, "sim_scale": scale}
-
-    def similarity(self, cosine: float) -> float:
-        return similarity_on_common_scale(cosine, self.model)
 
     def blended(self, others: list[np.ndarray]) -> "QueryEmbedding":
         """The normalised sum of this vector and others of the same model (wijzer and HyDE expansion)."""

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from django.conf import settings
 from django.db import connection
 
-from embeddings.selectors import QueryEmbedding
+from embeddings.selectors import COMMON_SIMILARITY, QueryEmbedding
 from lexical.sql import TERMS_CTE, FieldWeights, bm25_cte
 from lexical.terms import QueryTerms
 from search.pipeline.fusion import reciprocal_rank_fusion
@@ -36,7 +36,7 @@ vector AS (
 ),
 mapping_scored AS (
     SELECT m.id,
-           1 - (m.embedding <=> %(vec)s::vector) AS similarity,
+           {COMMON_SIMILARITY.format(column="m.embedding")} AS similarity,
            coalesce(ml.score, 0) AS lexical,
            coalesce(ml.coverage, 0) AS coverage
     FROM guidelines_interventionmapping m
@@ -56,11 +56,11 @@ candidate_ids AS (
     SELECT id FROM vector UNION SELECT id FROM lexical UNION SELECT id FROM wijzer
 )
 SELECT p.id, p.name,
-       CASE WHEN p.embedding_model = %(model)s THEN 1 - (p.embedding <=> %(vec)s::vector) END AS similarity,
+       CASE WHEN p.embedding_model = %(model)s THEN {COMMON_SIMILARITY.format(column="p.embedding")} ELSE 0 END AS similarity,
        coalesce(l.score, 0) AS lexical,
        coalesce(l.matched_terms, 0) AS matched_terms,
        coalesce(l.coverage, 0) AS coverage,
-       w.similarity AS wijzer_similarity,
+       coalesce(w.similarity, 0) AS wijzer_similarity,
        coalesce(w.lexical, 0) AS wijzer_lexical,
        coalesce(w.coverage, 0) AS wijzer_coverage
 FROM candidate_ids c
@@ -97,16 +97,9 @@ def candidates_fetch(*, terms: QueryTerms, query: QueryEmbedding, limit: int) ->
         cursor.execute(_SQL, params)
         rows = cursor.fetchall()
     return [
-        Candidate(
-            int(r[0]), _similarity(query, r[2]), float(r[3]), int(r[4]), float(r[5]), _similarity(query, r[6]), float(r[7]), float(r[8]),
-            name=r[1],
-        )
+        Candidate(int(r[0]), float(r[2]), float(r[3]), int(r[4]), float(r[5]), float(r[6]), float(r[7]), float(r[8]), name=r[1])
         for r in rows
     ]
-
-
-def _similarity(query: QueryEmbedding, cosine: float | None) -> float:
-    return 0.0 if cosine is None else query.similarity(cosine)
 
 
 def fuse(candidates: list[Candidate], *, method: str) -> list[Candidate]:
