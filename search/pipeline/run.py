@@ -25,7 +25,7 @@ from search.pipeline.ranking.criteria import phase_suitability
 from search.pipeline.ranking.parameters import DEFAULT, RankingParameters
 from search.pipeline.ranking.signals import guideline_strength, topical_scores
 from search.pipeline.retrieval import Candidate, candidates_fetch, fuse
-from search.pipeline.types import CitedChunk, Scored, clamp
+from search.pipeline.types import CitedChunk, Scored
 
 logger = logging.getLogger(__name__)
 
