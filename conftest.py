@@ -35,7 +35,7 @@ def django_db_setup(django_db_setup, django_db_blocker):
     from django.core.management import call_command
 
     from embeddings.encoder import configured_model
-    from embeddings.reindex import reindex_run
+    from indexing.reindex import reindex_run
 
     with django_db_blocker.unblock():
         call_command("load_demo", verbosity=0)

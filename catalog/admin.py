@@ -2,10 +2,10 @@ from django.contrib import admin, messages
 from django.utils.html import format_html
 
 from catalog.models import Product
+from catalog.services import product_save
+from catalog.signals import product_reindex_requested
 from catalog.tasks import validate_product_url
-from embeddings.tasks import refresh_products_index
-from evi_site.background import enqueue
-
+from jobs.queue import enqueue
 
 
 @admin.register(Product)
@@ -27,12 +27,7 @@ class ProductAdmin(admin.ModelAdmin):
     )
 
     def save_model(self, request, obj, form, change):
-        if change:
-            # Only what the form changed: a URL check or re-index that finished while the form was
-            # open must not be overwritten with the values the form was loaded with.
-            obj.save(update_fields=[*form.changed_data, "updated_at"])
-        else:
-            obj.save()
+        product_save(product=obj, changed_fields=form.changed_data if change else None)
 
     @admin.display(description="url-status", ordering="url_status")
     def url_status_badge(self, product: Product):
@@ -46,7 +41,7 @@ class ProductAdmin(admin.ModelAdmin):
     @admin.action(description="Zoekindex (embedding) opnieuw opbouwen")
     def reindex_selected(self, request, queryset):
         ids = list(queryset.values_list("id", flat=True))
-        enqueue(refresh_products_index, ids, True)
+        product_reindex_requested.send(sender=Product, product_ids=ids)
         self.message_user(request, f"Herindexering van {len(ids)} product(en) ingepland.", messages.SUCCESS)
 
     @admin.action(description="Valideer URL's")

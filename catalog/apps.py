@@ -6,7 +6,6 @@ class CatalogConfig(AppConfig):
     verbose_name = "Catalogus"
 
     def ready(self) -> None:
-        from catalog import signals  # noqa: F401  (connects the URL-check receivers)
         from lexical.vocabulary import vocabulary_source_register
 
         vocabulary_source_register(

@@ -2,7 +2,7 @@
 
 from django.conf import settings
 
-from evi_site.background import broker_available
+from jobs.queue import broker_available
 
 
 def background_jobs(request) -> dict:

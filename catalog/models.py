@@ -6,7 +6,15 @@ from django.contrib.postgres.search import SearchVectorField
 from django.db import models
 from pgvector.django import HnswIndex, VectorField
 
-EMBEDDING_DIMENSIONS = 512  # e5 (384-d) is zero-padded to this (embeddings.encoder)
+from embeddings.constants import EMBEDDING_DIMENSIONS
+
+# The fields an import row may set and an export writes, in this order.
+IMPORT_FIELDS = (
+    "name", "portal_id", "url", "description", "category", "problem_areas", "phase", "absence_weeks_min",
+    "absence_weeks_max", "audience", "target_roles", "sectors", "delivery", "typical_duration",
+    "time_to_start_days", "price_text", "price_from_eur", "price_to_eur", "benefits_employee", "benefits_employer", "is_first_step",
+    "guidelines_curated",
+)
 
 
 class Category(models.TextChoices):

@@ -1,7 +1,6 @@
 """Reads from the catalog."""
 
-from catalog.models import Product, UrlStatus
-from catalog.services import IMPORT_FIELDS
+from catalog.models import IMPORT_FIELDS, Product, UrlStatus
 
 
 def product_export_rows(*, active_only: bool = False) -> list[dict]:

@@ -1,27 +1,18 @@
-"""Writes to the catalog: importing products from JSON rows (used by load_demo and import_products),
-and checking and recording whether a product's booking link works."""
+"""Writes to the catalog: saving a product from the admin and importing products from JSON rows
+(load_demo, import_products). A new or changed url loses its old check result here; the check
+itself is catalog.url_validation's, queued after commit."""
 
-import uuid
 from dataclasses import dataclass, field
-from datetime import timedelta
 
-from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import transaction
-from django.db.models import Q
-from django.utils import timezone
 from django.utils.text import slugify
 
-from catalog.models import Product, UrlStatus
-from catalog.signals import url_validation_deferred
-from catalog.url_checks import CheckResult, Outcome, check_url
+from catalog.models import IMPORT_FIELDS, Product
+from catalog.tasks import validate_product_url
+from catalog.url_validation import product_url_check_reset
+from jobs.queue import enqueue_on_commit
 
-IMPORT_FIELDS = (
-    "name", "portal_id", "url", "description", "category", "problem_areas", "phase", "absence_weeks_min",
-    "absence_weeks_max", "audience", "target_roles", "sectors", "delivery", "typical_duration",
-    "time_to_start_days", "price_text", "price_from_eur", "price_to_eur", "benefits_employee", "benefits_employer", "is_first_step",
-    "guidelines_curated",
-)
 LIST_FIELDS = {"problem_areas", "target_roles", "sectors"}
 
 
@@ -47,7 +38,7 @@ def product_import(*, rows: list[dict]) -> ProductImportReport:
     otherwise fire a request per row. The nightly run or `manage.py validate_urls` checks it.
     """
     report = ProductImportReport()
-    with transaction.atomic(), url_validation_deferred():
+    with transaction.atomic():
         for number, row in enumerate(rows, start=1):
             values = _clean_row(row, number)
             product = Product.objects.select_for_update().filter(name=values["name"]).first()
@@ -60,12 +51,34 @@ def product_import(*, rows: list[dict]) -> ProductImportReport:
             if all(getattr(product, key) == value for key, value in values.items()):
                 report.unchanged += 1
                 continue
+            url_changed = values.get("url", product.url) != product.url
             for key, value in values.items():
                 setattr(product, key, value)
             _validate(product, number)
             product.save()
+            if url_changed:
+                product_url_check_reset(product=product)
             report.updated.append(product.id)
     return report
+
+
+def product_save(*, product: Product, changed_fields: list[str] | None = None) -> None:
+    """Save a product from a form: a new one whole, an existing one only in the fields the form
+    changed (a link check or re-index that finished while the form was open keeps its values).
+    A new or changed url starts unchecked and is checked once the save has committed."""
+    with transaction.atomic():
+        if product.pk is None:
+            product.save()
+            url_changed = bool(product.url)
+        else:
+            changed_fields = list(changed_fields or [])
+            stored_url = Product.objects.filter(pk=product.pk).values_list("url", flat=True).first()
+            product.save(update_fields=[*changed_fields, "updated_at"])
+            url_changed = "url" in changed_fields and product.url != stored_url
+            if url_changed:
+                product_url_check_reset(product=product)
+        if url_changed and product.url:
+            enqueue_on_commit(validate_product_url, product.pk)
 
 
 def _clean_row(row: dict, number: int) -> dict:
@@ -103,93 +116,3 @@ def _unique_slug(name: str) -> str:
     while Product.objects.filter(slug=slug).exists():
         slug, suffix = f"{base}-{suffix}", suffix + 1
     return slug
-
-
-# --- URL validation -------------------------------------------------------------------------------
-
-URL_CHECK_RESULT_FIELDS = (
-    "url_status", "url_checked_at", "url_http_status", "url_final_url", "url_failure_count", "url_error",
-)
-
-
-def product_url_validate(*, product_id: int, run_id: str = "", skip_if_checked_within: timedelta | None = None) -> Product:
-    """Check the product's url and record the result; returns the product as stored afterwards.
-
-    Concurrency: a run first claims the row (url_check_id/url_check_started_at, one conditional
-    UPDATE), so while one run checks, another run finds the claim and returns without a request.
-    The same run id may claim again: that is Celery redelivering or retrying the same task, and
-    its result is recorded only once, because recording needs the claim still open and closes it
-    under a row lock. A claim older than the hard task time limit is abandoned and may be taken.
-    No lock is held during the network request.
-
-    `skip_if_checked_within` makes a fan-out safe to repeat: products checked that recently are left alone.
-    """
-    run_id = run_id or uuid.uuid4().hex
-    url = _url_check_claim(product_id=product_id, run_id=run_id, skip_if_checked_within=skip_if_checked_within)
-    if url is None:
-        return Product.objects.get(pk=product_id)
-    result = check_url(url, allowed_hosts=settings.URL_VALIDATION_ALLOWED_HOSTS, timeout=settings.URL_VALIDATION_TIMEOUT_S)
-    return _url_check_record(product_id=product_id, run_id=run_id, url=url, result=result)
-
-
-def product_url_check_reset(*, product: Product) -> None:
-    """A new url starts unchecked, and a check of the old url still running can no longer record."""
-    values = {
-        "url_status": UrlStatus.UNCHECKED, "url_checked_at": None, "url_http_status": None, "url_final_url": "",
-        "url_failure_count": 0, "url_error": "", "url_check_id": "", "url_check_started_at": None,
-    }
-    Product.objects.filter(pk=product.pk).update(**values)
-    for name, value in values.items():
-        setattr(product, name, value)
-
-
-def _url_check_claim(*, product_id: int, run_id: str, skip_if_checked_within: timedelta | None) -> str | None:
-    """Take the row for this run; returns the url to check, or None when there is nothing to do."""
-    now = timezone.now()
-    abandoned_before = now - timedelta(seconds=settings.CELERY_TASK_TIME_LIMIT + 30)
-    claimable = (
-        Q(url_check_started_at__isnull=True) & ~Q(url_check_id=run_id)
-        | Q(url_check_id=run_id, url_check_started_at__isnull=False)
-        | Q(url_check_started_at__lt=abandoned_before)
-    )
-    products = Product.objects.filter(claimable, pk=product_id).exclude(url="")
-    if skip_if_checked_within is not None:
-        products = products.filter(Q(url_checked_at__isnull=True) | Q(url_checked_at__lt=now - skip_if_checked_within))
-    if not products.update(url_check_id=run_id, url_check_started_at=now):
-        return None
-    return Product.objects.filter(pk=product_id).values_list("url", flat=True).first()
-
-
-def _url_check_record(*, product_id: int, run_id: str, url: str, result: CheckResult) -> Product:
-    with transaction.atomic():
-        product = (
-            Product.objects.select_for_update()
-            .filter(pk=product_id, url=url, url_check_id=run_id, url_check_started_at__isnull=False)
-            .first()
-        )
-        if product is None:
-            # Superseded: the url changed meanwhile (its own check is queued), or this run already
-            # recorded under its id, or it overran and another run took the claim.
-            return Product.objects.get(pk=product_id)
-        _apply_check_result(product, result)
-        product.url_check_started_at = None
-        product.save(update_fields=[*URL_CHECK_RESULT_FIELDS, "url_check_started_at"])
-    return product
-
-
-def _apply_check_result(product: Product, result: CheckResult) -> None:
-    """Broken needs two HTTP errors in a row; a network failure only says we could not tell."""
-    previous_was_http_error = product.url_failure_count > 0 and (product.url_http_status or 0) >= 400
-    product.url_checked_at = timezone.now()
-    product.url_http_status = result.http_status
-    product.url_final_url = result.final_url[: Product._meta.get_field("url_final_url").max_length]
-    product.url_error = result.error[: Product._meta.get_field("url_error").max_length]
-    if result.outcome == Outcome.OK:
-        product.url_status = UrlStatus.OK
-        product.url_failure_count = 0
-        return
-    product.url_failure_count += 1
-    if result.outcome == Outcome.UNREACHABLE:
-        product.url_status = UrlStatus.UNREACHABLE
-    elif previous_was_http_error:
-        product.url_status = UrlStatus.BROKEN

@@ -4,9 +4,9 @@ from datetime import timedelta
 
 from celery import shared_task
 
-from catalog import selectors, services
+from catalog import selectors, url_validation
 from catalog.models import Product, UrlStatus
-from evi_site.celery import RETRY_POLICY
+from jobs.retry import RETRY_POLICY
 
 # A scheduled round that is run again (a retry, a second beat by mistake) leaves the products it
 # has already checked alone, instead of checking them twice within seconds.
@@ -17,7 +17,7 @@ FAN_OUT_SKIP_IF_CHECKED_WITHIN_S = 6 * 3600
 def validate_product_url(self, product_id: int, skip_if_checked_within_s: int = 0) -> dict | None:
     """Check one product's url; the task id is the run id, so a redelivered message records once."""
     try:
-        product = services.product_url_validate(
+        product = url_validation.product_url_validate(
             product_id=product_id,
             run_id=self.request.id or "",
             skip_if_checked_within=timedelta(seconds=skip_if_checked_within_s) if skip_if_checked_within_s else None,

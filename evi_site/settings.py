@@ -34,7 +34,9 @@ INSTALLED_APPS = [
     "axes",
     "guidelines",
     "embeddings",
+    "indexing",
     "search",
+    "demo",
 ]
 
 MIDDLEWARE = [
@@ -162,7 +164,7 @@ if CELERY_TASK_TIME_LIMIT <= CELERY_TASK_SOFT_TIME_LIMIT:
     raise ImproperlyConfigured("CELERY_TASK_TIME_LIMIT must be larger than CELERY_TASK_SOFT_TIME_LIMIT")
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 # Publishers (web requests) must find out at once that Redis is gone and then run the task eagerly
-# (evi_site/background.py); by default kombu retries for 2 s and the result store for ~20 s first.
+# (jobs/queue.py); by default kombu retries for 2 s and the result store for ~20 s first.
 # max_retries=0 only affects publishes without their own retry policy; the worker's consumer
 # reconnects under broker_connection_retry/max_retries as usual.
 CELERY_BROKER_CONNECTION_TIMEOUT = 2

@@ -3,9 +3,8 @@ from django.db.models import Count
 from django.urls import reverse
 from django.utils.html import format_html
 
-from embeddings.tasks import refresh_chunk_embedding
-from evi_site.background import enqueue
 from guidelines.models import GuidelineChunk, GuidelineDocument, InterventionMapping
+from guidelines.signals import chunk_reembed_requested
 
 
 @admin.register(GuidelineDocument)
@@ -41,8 +40,7 @@ class GuidelineChunkAdmin(admin.ModelAdmin):
     @admin.action(description="Embedding opnieuw berekenen")
     def reembed_selected(self, request, queryset):
         ids = list(queryset.values_list("id", flat=True))
-        for chunk_id in ids:
-            enqueue(refresh_chunk_embedding, chunk_id)
+        chunk_reembed_requested.send(sender=GuidelineChunk, chunk_ids=ids)
         self.message_user(request, f"{len(ids)} passage(s) ingepland voor een nieuwe embedding.", messages.SUCCESS)
 
 

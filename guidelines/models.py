@@ -6,7 +6,8 @@ from django.contrib.postgres.search import SearchVector, SearchVectorField
 from django.db import models
 from pgvector.django import HnswIndex, VectorField
 
-from catalog.models import EMBEDDING_DIMENSIONS, Category, Product
+from catalog.models import Category, Product
+from embeddings.constants import EMBEDDING_DIMENSIONS
 
 
 class GuidelineDocument(models.Model):

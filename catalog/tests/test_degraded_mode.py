@@ -14,20 +14,14 @@ DEAD_REDIS = "redis://127.0.0.1:1/0"
 
 
 @pytest.fixture
-def dead_redis(settings, monkeypatch):
-    """Redis gone for publishers and for the admin's ping; everything is restored afterwards."""
-    from evi_site import background
-    from evi_site.celery import app
+def dead_redis(settings):
+    """Redis gone for publishers and for the admin's ping, through the settings alone; restored afterwards."""
+    from jobs.queue import broker_check_forget
 
-    # The app reads Django settings live: patch it before the settings, or it would "restore" the dead URL.
-    monkeypatch.setattr(app.conf, "broker_url", DEAD_REDIS)
     settings.REDIS_URL = settings.CELERY_BROKER_URL = DEAD_REDIS
-    # Celery caches the broker connection pool and the producer pool built on it.
-    monkeypatch.setattr(app, "_pool", None)
-    monkeypatch.setattr(app.amqp, "_producer_pool", None)
-    monkeypatch.setattr(background, "_last_broker_check", None)
+    broker_check_forget()
     yield
-    background._last_broker_check = None
+    broker_check_forget()
 
 
 def test_it_saves_checks_and_reindexes_eagerly_and_shows_the_banner(

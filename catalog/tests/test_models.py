@@ -1,10 +1,10 @@
 import pytest
 from django.db import IntegrityError, connection, transaction
+from pgvector.django import CosineDistance
 
 from catalog.models import Product
 from embeddings.encoder import embed_query
 from embeddings.selectors import active_embedding_model
-from pgvector.django import CosineDistance
 
 pytestmark = pytest.mark.django_db
 

@@ -12,7 +12,8 @@ from django.utils import timezone
 
 from catalog.models import Product, UrlStatus
 from catalog.selectors import product_export_rows
-from catalog.services import product_import, product_url_validate
+from catalog.services import product_import, product_save
+from catalog.url_validation import product_url_validate
 
 pytestmark = pytest.mark.django_db
 
@@ -158,7 +159,7 @@ def test_it_checks_a_changed_url_after_the_save_commits(link_server, product, se
     link_server.expect_request("/nieuw").respond_with_data("ok")
     product.url = link_server.url_for("/nieuw")
     with django_capture_on_commit_callbacks(execute=True):
-        product.save()
+        product_save(product=product, changed_fields=["url"])
     product.refresh_from_db()
     assert (product.url_status, product.url_http_status) == (UrlStatus.OK, 200)
 
@@ -167,17 +168,30 @@ def test_it_forgets_the_old_result_when_the_url_changes(product, django_capture_
     product = _point(product, "https://oud.example/", url_status=UrlStatus.BROKEN, url_failure_count=4, url_http_status=404)
     product.url = "https://nieuw.example/"
     with django_capture_on_commit_callbacks(execute=False) as callbacks:
-        product.save()
+        product_save(product=product, changed_fields=["url"])
     stored = Product.objects.get(pk=product.pk)
     assert _state(stored) == (UrlStatus.UNCHECKED, None, "", 0, "")
-    assert len(callbacks) == 2  # the URL check and the search-index refresh
+    assert len(callbacks) == 1  # the URL check (the url is not part of the search index)
 
 
 def test_it_does_not_check_again_when_the_url_is_unchanged(product, django_capture_on_commit_callbacks):
     product.description += " Aangevuld."
     with django_capture_on_commit_callbacks(execute=False) as callbacks:
-        product.save()
+        product_save(product=product, changed_fields=["description"])
     assert len(callbacks) == 1  # only the search-index refresh
+
+
+def test_it_checks_the_url_of_a_new_product_after_the_save_commits(link_server, product, settings, django_capture_on_commit_callbacks):
+    settings.CELERY_TASK_ALWAYS_EAGER = True
+    link_server.expect_request("/nieuw-product").respond_with_data("ok")
+    new = Product(
+        name="Nieuw product", slug="nieuw-product", url=link_server.url_for("/nieuw-product"), description="Een nieuw product.",
+        category=product.category, phase=product.phase, audience=product.audience, delivery=product.delivery,
+    )
+    with django_capture_on_commit_callbacks(execute=True):
+        product_save(product=new)
+    new.refresh_from_db()
+    assert (new.url_status, new.url_http_status) == (UrlStatus.OK, 200)
 
 
 def test_it_defers_checks_during_an_import_but_forgets_old_results(product, settings, django_capture_on_commit_callbacks):
@@ -206,10 +220,10 @@ def test_it_validates_the_selected_products_from_the_admin(client, staff, link_s
     assert Product.objects.get(pk=product.pk).url_status == UrlStatus.OK
 
 
-def test_it_shows_check_details_and_no_banner_while_redis_is_up(client, staff, monkeypatch):
-    from evi_site import background
+def test_it_shows_check_details_and_no_banner_while_redis_is_up(client, staff):
+    from jobs.queue import broker_check_forget
 
-    monkeypatch.setattr(background, "_last_broker_check", None)
+    broker_check_forget()
     client.force_login(staff)
     page = client.get("/admin/catalog/product/").content.decode()
     assert "Opeenvolgende fouten" in page

@@ -1,6 +1,6 @@
 """Link checks and re-indexing through a real Celery worker on the test Redis."""
 
-import time
+import threading
 import uuid
 from io import StringIO
 
@@ -12,7 +12,7 @@ from django.core.management import call_command
 from catalog.models import Category, Delivery, Phase, Product, UrlStatus
 from catalog.tasks import validate_product_url
 from catalog.tests.conftest import wait_until
-from embeddings.services import product_index_refresh
+from indexing.services import product_index_refresh
 from search.pipeline.links import BROKEN_NOTE, display_link
 
 pytestmark = [pytest.mark.worker, pytest.mark.django_db(transaction=True)]
@@ -58,26 +58,45 @@ def test_it_validates_product_urls_through_the_worker(celery_worker, link_server
 
 
 def test_it_records_concurrent_runs_of_one_check_once(celery_worker, link_server, product, settings):
-    settings.URL_VALIDATION_TIMEOUT_S = 5
-    link_server.expect_request("/traag-weg").respond_with_handler(lambda request: time.sleep(0.8) or _not_found())
+    settings.URL_VALIDATION_TIMEOUT_S = 10
+    arrived, both_arrived, release = [], threading.Event(), threading.Event()
+
+    def hold_until_released(request):
+        arrived.append(request.path)
+        if len(arrived) == 2:
+            both_arrived.set()
+        release.wait(timeout=10)
+        return _not_found()
+
+    link_server.expect_request("/traag-weg").respond_with_handler(hold_until_released)
     _point(product, link_server.url_for("/traag-weg"))
 
-    # The same message delivered twice at once (Celery redelivers): both may fetch, one records.
+    # The same message delivered twice at once (Celery redelivers): both fetch, one records. The server
+    # answers neither until both requests are in, so the two runs really overlap.
+    release_when_both_arrived = threading.Thread(target=lambda: both_arrived.wait(timeout=10) and release.set())
+    release_when_both_arrived.start()
     task_id = str(uuid.uuid4())
     queued = validate_product_url.apply_async(args=(product.pk,), task_id=task_id)
     validate_product_url.apply(args=(product.pk,), task_id=task_id)
     queued.get(timeout=15)
+    release_when_both_arrived.join()
+    assert both_arrived.is_set()
     stored = Product.objects.get(pk=product.pk)
     assert (stored.url_status, stored.url_failure_count, stored.url_check_started_at) == (UrlStatus.UNCHECKED, 1, None)
 
-    # Two different checks at once: the second finds the first one's claim and sends no request.
-    link_server.clear_log()
+    # Two different checks at once: the worker's run is held at the server while the second starts;
+    # the second finds the first one's claim and sends no request.
+    arrived.clear()
+    both_arrived.clear()
+    release.clear()
     queued = validate_product_url.delay(product.pk)
+    assert wait_until(lambda: len(arrived) == 1)
     validate_product_url.apply(args=(product.pk,))
+    release.set()
     queued.get(timeout=15)
     stored = Product.objects.get(pk=product.pk)
     assert (stored.url_status, stored.url_failure_count, stored.url_http_status) == (UrlStatus.BROKEN, 2, 404)
-    assert len(link_server.log) == 1
+    assert len(arrived) == 1
 
 
 def _not_found():

@@ -2,7 +2,13 @@ import numpy as np
 import pytest
 
 from embeddings.calibration import calibration_fit
-from embeddings.encoder import E5_MODEL, USE_MODEL, _cached_query_embedding, embed_documents, embed_query
+from embeddings.encoder import (
+    E5_MODEL,
+    USE_MODEL,
+    _cached_query_embedding,
+    embed_documents,
+    embed_query,
+)
 
 
 @pytest.mark.parametrize("model", [USE_MODEL, E5_MODEL])

@@ -70,7 +70,7 @@ def test_it_closes_an_article_at_the_next_numbered_chapter():
     ]
 
 
-DEMO_CORPUS = Path(__file__).resolve().parents[1] / "demo" / "corpus"
+DEMO_CORPUS = Path(__file__).resolve().parents[2] / "demo" / "data" / "corpus"
 _CHAPTER_AFTER_ARTICLE = re.compile(r"Artikel [^>]*> \d+(\.\d+)* [^\W\d]")
 
 

@@ -8,7 +8,7 @@ from django.core.management.base import BaseCommand, CommandError
 from catalog.models import Product, UrlStatus
 from catalog.selectors import product_ids_with_url
 from catalog.tasks import validate_product_url
-from evi_site.background import enqueue
+from jobs.queue import enqueue
 
 POLL_INTERVAL_S = 0.25
 

@@ -27,7 +27,10 @@ def enqueue(task, *args) -> AsyncResult:
     if settings.CELERY_TASK_ALWAYS_EAGER:
         return task.apply(args=args)
     try:
-        return task.apply_async(args=args, retry=False)
+        # A connection of its own to the broker the settings name now, not one from Celery's pool:
+        # a broker that went away is noticed on this message, and a changed setting takes effect.
+        with task.app.connection_for_write(settings.CELERY_BROKER_URL) as connection:
+            return task.apply_async(args=args, retry=False, connection=connection)
     except Exception as error:  # kombu/redis raise several connection error types
         _remember_broker_state(False)
         logger.error("Broker unavailable (%s); running %s%r eagerly in this process", error, task.name, args)
@@ -55,3 +58,9 @@ def broker_available() -> bool:
 def _remember_broker_state(ok: bool) -> None:
     global _last_broker_check
     _last_broker_check = (time.monotonic(), ok)
+
+
+def broker_check_forget() -> None:
+    """The next broker_available() asks Redis again instead of answering from its cache."""
+    global _last_broker_check
+    _last_broker_check = None

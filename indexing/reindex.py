@@ -21,8 +21,12 @@ from catalog.models import Product
 from embeddings.encoder import embed_documents, source_hash
 from embeddings.models import EmbeddingIndex, StagedEmbedding
 from embeddings.selectors import IndexStatus, active_embedding_model, index_status
-from embeddings.texts import chunk_embedding_text, mapping_embedding_text, product_embedding_text
 from guidelines.models import GuidelineChunk, InterventionMapping
+from indexing.texts import (
+    chunk_embedding_text,
+    mapping_embedding_text,
+    product_embedding_text,
+)
 
 logger = logging.getLogger(__name__)
 

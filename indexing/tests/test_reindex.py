@@ -10,12 +10,19 @@ from django.db import transaction
 from catalog.models import Category, Delivery, Phase, Product
 from embeddings.encoder import E5_MODEL, USE_MODEL, embed_documents, source_hash
 from embeddings.models import EmbeddingIndex, StagedEmbedding
-from embeddings.reindex import ReindexBusyError, reindex_finish, reindex_run, reindex_start, reindex_step
 from embeddings.selectors import active_embedding_model, index_status, query_embedding
-from embeddings.services import embedded_confirm, product_index_refresh, texts_embed
-from embeddings.texts import product_embedding_text
+from embeddings.services import embedded_confirm, texts_embed
 from guidelines.models import GuidelineChunk
 from guidelines.services import document_ingest
+from indexing.reindex import (
+    ReindexBusyError,
+    reindex_finish,
+    reindex_run,
+    reindex_start,
+    reindex_step,
+)
+from indexing.services import product_index_refresh
+from indexing.texts import product_embedding_text
 from lexical.terms import query_terms
 from search.pipeline.passages import passages_retrieve
 from search.pipeline.retrieval import candidates_fetch

@@ -9,8 +9,6 @@ from tqdm import tqdm
 
 from catalog.models import Product
 from catalog.services import ProductImportError, product_import
-from embeddings.services import mapping_index_refresh, product_index_refresh
-from embeddings.signals import indexing_suspended
 from guidelines.models import GuidelineChunk, GuidelineDocument, InterventionMapping
 from guidelines.services import (
     IngestionError,
@@ -20,11 +18,14 @@ from guidelines.services import (
     mapping_import,
     product_guidelines_link,
 )
+from indexing.services import mapping_index_refresh, product_index_refresh
+from indexing.signals import indexing_suspended
 
-PRODUCTS_FILE = settings.BASE_DIR / "catalog" / "demo" / "products.json"
-WIJZER_FILE = settings.BASE_DIR / "guidelines" / "demo" / "wijzer.json"
-PRODUCT_GUIDELINES_FILE = settings.BASE_DIR / "guidelines" / "demo" / "product_guidelines.json"
-CORPUS_DIR = settings.BASE_DIR / "guidelines" / "demo" / "corpus"
+DEMO_DATA = settings.BASE_DIR / "demo" / "data"
+PRODUCTS_FILE = DEMO_DATA / "products.json"
+WIJZER_FILE = DEMO_DATA / "wijzer.json"
+PRODUCT_GUIDELINES_FILE = DEMO_DATA / "product_guidelines.json"
+CORPUS_DIR = DEMO_DATA / "corpus"
 
 
 class Command(BaseCommand):

@@ -2,9 +2,9 @@
 
 from celery import shared_task
 
-from embeddings import reindex, services
-from evi_site.background import enqueue
-from evi_site.celery import RETRY_POLICY
+from jobs.queue import enqueue
+from jobs.retry import RETRY_POLICY
+from indexing import reindex, services
 
 
 @shared_task(**RETRY_POLICY)

@@ -4,11 +4,18 @@ from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 from tqdm import tqdm
 
-from embeddings.encoder import E5_MODEL, USE_MODEL, UnknownModelError, configured_model, encoder_for, openai_model_name
-from embeddings.reindex import ReindexBusyError, reindex_run
+from embeddings.encoder import (
+    E5_MODEL,
+    USE_MODEL,
+    UnknownModelError,
+    configured_model,
+    encoder_for,
+    openai_model_name,
+)
 from embeddings.selectors import IndexStatus, index_status
-from embeddings.tasks import reindex_embeddings
-from evi_site.background import enqueue
+from jobs.queue import enqueue
+from indexing.reindex import ReindexBusyError, reindex_run
+from indexing.tasks import reindex_embeddings
 
 MODELS = {"e5": E5_MODEL, "use": USE_MODEL, "openai": None}
 

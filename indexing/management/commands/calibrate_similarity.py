@@ -8,8 +8,8 @@ from django.core.management.base import BaseCommand, CommandError
 from catalog.models import Product
 from embeddings.calibration import calibration_fit
 from embeddings.encoder import E5_MODEL, USE_MODEL
-from embeddings.texts import chunk_embedding_text, product_embedding_text
 from guidelines.models import GuidelineChunk
+from indexing.texts import chunk_embedding_text, product_embedding_text
 
 MODELS = {"e5": E5_MODEL, "use": USE_MODEL}
 
