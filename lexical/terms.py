@@ -6,6 +6,7 @@ less (they widen the match without outweighing what was typed). Other spellings 
 not "own": coverage (lexical.sql) measures how much of what was typed a text matches.
 """
 
+import re
 from dataclasses import dataclass
 
 from lexical.compounds import words_of
@@ -63,3 +64,14 @@ def query_terms(text: str, *, synonyms: bool = True, extra: str = "", extra_weig
 def index_terms(*texts: str) -> str:
     """The compound parts of the words in the texts, for the index side ("thuiswerkplek" → thuis werk plek werkplek)."""
     return " ".join(decompounder().expand(" ".join(texts)))
+
+
+# Labelling which problem areas a situation names happens in Python on a few tags per product, where
+# a five-letter prefix is a good enough Dutch stem ("klachten"/"klacht", "burn-out"/"burnout" differ
+# only after it); the ranking itself matches on PostgreSQL's Dutch lexemes (lexical.sql).
+LABEL_PREFIX_LENGTH = 5
+LABEL_MIN_WORD = 4
+
+
+def label_prefixes(text: str) -> set[str]:
+    return {word[:LABEL_PREFIX_LENGTH] for word in re.findall(r"\w+", text.lower()) if len(word) >= LABEL_MIN_WORD}

@@ -1,13 +1,14 @@
 from django.contrib import admin
 
 from search.models import ApiToken, Citation, FeedbackVote, Recommendation, SearchLog
+from search.pipeline.score_criteria import CRITERIA
 
 
 class RecommendationInline(admin.TabularInline):
     model = Recommendation
     extra = 0
     can_delete = False
-    fields = ("rank", "product_name", "relevance_score", "impact_score", "fit_score", "guidelines_score", "feasibility_score", "similarity", "feedback_multiplier", "url_status")
+    fields = ("rank", "product_name", "relevance_score", *(criterion.field for criterion in CRITERIA), "similarity", "feedback_multiplier", "url_status")
     readonly_fields = fields
 
     def has_add_permission(self, request, obj=None):

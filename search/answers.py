@@ -17,7 +17,7 @@ from django.conf import settings
 from lexical.thesaurus import expand_for_lexical
 from search.pipeline.llm_client import LLMError, chat_json, llm_configured
 from search.pipeline.passages import passages_retrieve
-from search.pipeline.run import validate_query
+from search.pipeline.request import validate_query
 from search.pipeline.types import CitedChunk
 
 logger = logging.getLogger(__name__)

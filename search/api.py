@@ -15,7 +15,8 @@ from ninja.security import HttpBearer, django_auth
 
 from search.answers import guideline_answer
 from search.models import ApiToken
-from search.pipeline.run import MAX_TOP_K, MODES, SearchInputError, SearchRequest
+from search.pipeline.errors import SearchInputError
+from search.pipeline.request import MAX_TOP_K, MODES, SearchRequest
 from search.serializers import answer_json, outcome_json
 from search.services import search_perform
 

@@ -10,7 +10,8 @@ from typing import TypeVar
 from django.conf import settings
 
 from embeddings.encoder import query_cache_clear
-from search.pipeline.run import SearchRequest, search_run
+from search.pipeline.request import SearchRequest
+from search.pipeline.run import search_run
 
 DEFAULT_QUERIES = settings.BASE_DIR / "search" / "eval" / "judged_situations.jsonl"
 # Which guideline documents are on each product's subject (judged by a specialist, not by the method).

@@ -3,7 +3,8 @@
 from django import forms
 
 from search.pipeline.budget import budget_from_field
-from search.pipeline.run import MAX_QUERY_LENGTH, SearchInputError, SearchRequest, validate_query
+from search.pipeline.errors import SearchInputError
+from search.pipeline.request import MAX_QUERY_LENGTH, SearchRequest, validate_query
 
 TOP_K = 5  # three cards plus "Overweeg eventueel ook" for ranks 4 and 5
 VOTE_CHOICE_MESSAGE = "Kies ‘Bruikbaar’ of ‘Niet bruikbaar’."

@@ -18,7 +18,7 @@ class SearchLog(models.Model):
     query = models.TextField("zoekvraag")
     context = models.JSONField("context", default=dict, blank=True)
     mode = models.CharField("modus", max_length=20, choices=SearchMode.choices, default=SearchMode.TWO_STAGE)
-    top_k = models.PositiveSmallIntegerField(default=3)
+    top_k = models.PositiveSmallIntegerField()
     ranker = models.CharField("ranker", max_length=20, blank=True)
     fallback_reason = models.CharField("terugvalreden", max_length=300, blank=True)
     candidate_count = models.PositiveIntegerField("kandidaten", default=0)

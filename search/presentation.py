@@ -20,19 +20,14 @@ from search.models import FeedbackVote, Recommendation, SearchLog
 from search.pipeline.context import SituationContext
 from search.pipeline.links import NOTES_BY_STATUS, DisplayLink, display_link
 from search.pipeline.run import SearchOutcome
-from search.pipeline.types import WEIGHTS, CitedChunk, Scored
+from search.pipeline.score_criteria import CRITERIA, scores_of
+from search.pipeline.types import CitedChunk, Scored
 from search.selectors import searches_of_user
 
 HISTORY_PAGE_SIZE = 20
 MAIN_CARDS = 3
 EMPLOYEE_FALLBACK = "de werknemer"
 EMPLOYER_FALLBACK = "de werkgever"
-_CRITERIA = (
-    ("impact", "Impact op verzuim en functioneren"),
-    ("fit", "Fit met functie en situatie"),
-    ("guidelines", "Aansluiting bij richtlijnen"),
-    ("feasibility", "Haalbaarheid en snelheid"),
-)
 _TIMINGS = (("context", "context"), ("embed", "embedding"), ("stage1", "fase 1"), ("stage2", "fase 2"), ("total", "totaal"))
 
 
@@ -165,7 +160,7 @@ def _card_from_recommendation(rec: Recommendation) -> Card:
             for c in rec.citations.all()
         ],
         score_rows=_score_rows(
-            {"impact": rec.impact_score, "fit": rec.fit_score, "guidelines": rec.guidelines_score, "feasibility": rec.feasibility_score},
+            scores_of(rec),
             similarity=rec.similarity,
             multiplier=rec.feedback_multiplier,
             relevance=rec.relevance_score,
@@ -189,8 +184,8 @@ def _card_from_scored(item: Scored, rank: int) -> Card:
 
 def _score_rows(scores: dict, *, similarity: float, multiplier: float, relevance: float) -> list[tuple[str, str]]:
     rows = [
-        (f"{label} (weging {round(WEIGHTS[key] * 100)}%)", number_format(scores.get(key, 0.0), 2))
-        for key, label in _CRITERIA
+        (f"{criterion.label} (weging {round(criterion.weight * 100)}%)", number_format(scores.get(criterion.key, 0.0), 2))
+        for criterion in CRITERIA
     ]
     return rows + [
         ("Similariteit met de situatie", number_format(similarity, 2)),

@@ -1,8 +1,9 @@
-"""The JSON shape of a search (DESIGN.md §5), shared by the CLI, the API and the export."""
+"""The JSON shape of a search (docs/architecture.md, "Contracts"), shared by the CLI, the API and the export."""
 
 from search.pipeline.budget import within_budget
 from search.pipeline.links import display_link
 from search.pipeline.run import SearchOutcome
+from search.pipeline.score_criteria import CRITERION_KEYS, scores_of
 from search.pipeline.types import CitedChunk, Scored
 
 
@@ -30,7 +31,7 @@ def recommendation_json(item: Scored, rank: int) -> dict:
         "url_status": link.status,
         "url_note": link.note,
         "relevance_score": item.relevance,
-        "scores": {key: item.scores.get(key, 0.0) for key in ("impact", "fit", "guidelines", "feasibility")},
+        "scores": {key: item.scores.get(key, 0.0) for key in CRITERION_KEYS},
         "similarity": item.similarity,
         "feedback_multiplier": item.feedback_multiplier,
         "reasoning": item.reasoning,
@@ -43,7 +44,7 @@ def recommendation_json(item: Scored, rank: int) -> dict:
 
 
 def outcome_json(outcome: SearchOutcome, *, query_id=None) -> dict:
-    """The DESIGN.md §5 object; `id` echoes the queries-file id and is null for a single situation."""
+    """The search JSON of docs/architecture.md; `id` echoes the queries-file id and is null for a single situation."""
     data = {
         "id": query_id,
         "query": outcome.query,
@@ -85,12 +86,7 @@ def stored_search_json(log) -> dict:
                 "url": rec.url_shown,
                 "url_status": rec.url_status,
                 "relevance_score": rec.relevance_score,
-                "scores": {
-                    "impact": rec.impact_score,
-                    "fit": rec.fit_score,
-                    "guidelines": rec.guidelines_score,
-                    "feasibility": rec.feasibility_score,
-                },
+                "scores": scores_of(rec),
                 "similarity": rec.similarity,
                 "feedback_multiplier": rec.feedback_multiplier,
                 "reasoning": rec.reasoning,
@@ -116,7 +112,7 @@ def stored_search_json(log) -> dict:
 
 
 def answer_json(answer) -> dict:
-    """The DESIGN.md §5 object of `ask --json` and the guideline-answer API."""
+    """The answer JSON of `ask --json` and the guideline-answer API."""
     return {
         "question": answer.question,
         "answer": answer.answer,

@@ -9,7 +9,9 @@ from django.utils import timezone
 
 from search.models import ApiToken, Citation, FeedbackVote, Recommendation, SearchLog
 from search.pipeline.links import display_link
-from search.pipeline.run import SearchOutcome, SearchRequest, search_run
+from search.pipeline.request import SearchRequest
+from search.pipeline.run import SearchOutcome, search_run
+from search.pipeline.score_criteria import scores_as_fields
 
 
 def search_perform(*, request: SearchRequest, user=None) -> SearchOutcome:
@@ -19,7 +21,7 @@ def search_perform(*, request: SearchRequest, user=None) -> SearchOutcome:
     return outcome
 
 
-def search_log_record(*, outcome: SearchOutcome, user=None, top_k: int = 3) -> SearchLog:
+def search_log_record(*, outcome: SearchOutcome, top_k: int, user=None) -> SearchLog:
     with transaction.atomic():
         log = SearchLog.objects.create(
             user=user if user is not None and user.is_authenticated else None,
@@ -46,10 +48,7 @@ def search_log_record(*, outcome: SearchOutcome, user=None, top_k: int = 3) -> S
                 product_name=item.product.name,
                 rank=rank,
                 relevance_score=item.relevance,
-                impact_score=item.scores.get("impact", 0.0),
-                fit_score=item.scores.get("fit", 0.0),
-                guidelines_score=item.scores.get("guidelines", 0.0),
-                feasibility_score=item.scores.get("feasibility", 0.0),
+                **scores_as_fields(item.scores),
                 similarity=item.similarity,
                 feedback_multiplier=item.feedback_multiplier,
                 reasoning=item.reasoning,

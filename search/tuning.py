@@ -12,7 +12,8 @@ from dataclasses import asdict, dataclass, fields, replace
 
 from search.evaluation import JudgedQuery, ndcg_at_3
 from search.pipeline.ranking.parameters import DEFAULT, RankingParameters
-from search.pipeline.run import SearchRequest, search_run
+from search.pipeline.request import SearchRequest
+from search.pipeline.run import search_run
 
 # The parameters a trial may move: the mixture of the topical signals, how phase and audience damp
 # impact, how much fit, backing and speed count, and the phase penalties that decide most rankings.

@@ -12,6 +12,7 @@ from django.contrib.auth.views import redirect_to_login
 from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.cache import patch_vary_headers
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
@@ -20,12 +21,23 @@ from search.answers import guideline_answer
 from search.exports import search_markdown
 from search.forms import QuestionForm, SearchForm, VoteForm
 from search.models import Recommendation, SearchLog
+from search.pipeline.errors import SearchInputError
 from search.pipeline.llm_client import llm_configured
-from search.pipeline.run import SearchInputError
-from search.presentation import Names, history_page, results_build, sources_of, vote_state
+from search.presentation import (
+    Names,
+    history_page,
+    results_build,
+    sources_of,
+    vote_state,
+)
 from search.selectors import chunk_with_document, search_of_user
 from search.serializers import stored_search_json
-from search.services import FeedbackError, FeedbackRateLimited, feedback_vote_cast, search_perform
+from search.services import (
+    FeedbackError,
+    FeedbackRateLimited,
+    feedback_vote_cast,
+    search_perform,
+)
 
 INVALID = 422  # htmx is configured (base.html) to swap 422 and 429 so the Dutch message is shown
 
@@ -33,16 +45,20 @@ INVALID = 422  # htmx is configured (base.html) to swap 422 and 429 so the Dutch
 def specialist_required(view):
     """Like login_required, but an htmx request whose session expired reloads the page into the login form.
 
-    A plain redirect would make htmx swap the login page into a card.
+    A plain redirect would make htmx swap the login page into a card. Every answer says it varies
+    with HX-Request (these views answer htmx with a fragment), so no cache serves a fragment as a page.
     """
 
     @wraps(view)
     def wrapper(request, *args, **kwargs):
         if request.user.is_authenticated:
-            return view(request, *args, **kwargs)
-        if request.htmx:
-            return HttpResponseClientRedirect(redirect_to_login(request.htmx.current_url_abs_path or "/").url)
-        return redirect_to_login(request.get_full_path())
+            response = view(request, *args, **kwargs)
+        elif request.htmx:
+            response = HttpResponseClientRedirect(redirect_to_login(request.htmx.current_url_abs_path or "/").url)
+        else:
+            response = redirect_to_login(request.get_full_path())
+        patch_vary_headers(response, ("HX-Request",))
+        return response
 
     return wrapper
 

@@ -1,4 +1,4 @@
-"""Feedback learning: a per-product multiplier from the specialists' votes (DESIGN.md §4.7)."""
+"""Feedback learning: a per-product multiplier from the specialists' votes (docs/architecture.md, step 6)."""
 
 import logging
 

@@ -1,4 +1,4 @@
-"""Which booking link a recommendation shows (DESIGN.md §4.8)."""
+"""Which booking link a recommendation shows (docs/architecture.md, step 7)."""
 
 from dataclasses import dataclass
 

@@ -2,7 +2,6 @@
 guideline linking → feedback → links. Persistence is the caller's choice (see search.services)."""
 
 import logging
-import re
 import time
 from dataclasses import dataclass, field
 
@@ -10,27 +9,35 @@ from django.conf import settings
 
 from catalog.models import Audience, Category, Product
 from embeddings.selectors import QueryEmbedding, query_embedding
-from lexical.terms import QueryTerms, query_terms
+from lexical.terms import QueryTerms, label_prefixes, query_terms
 from lexical.thesaurus import expansion_terms
 from search.pipeline import expansion
 from search.pipeline.budget import over_budget_note, within_budget
 from search.pipeline.canonical import canonicalise
 from search.pipeline.context import SituationContext, context_extract
-from search.pipeline.errors import SearchInputError
 from search.pipeline.evidence import choose_citations, evidence_for_products
 from search.pipeline.feedback import feedback_multipliers
 from search.pipeline.passages import passages_retrieve
 from search.pipeline.ranking import select_ranker
 from search.pipeline.ranking.criteria import phase_suitability
 from search.pipeline.ranking.parameters import DEFAULT, RankingParameters
-from search.pipeline.ranking.signals import guideline_strength, topical_scores
+from search.pipeline.ranking.signals import (
+    guideline_strength,
+    matched_problem_areas,
+    topical_scores,
+)
+from search.pipeline.request import (
+    SearchRequest,
+    scrub_names,
+    validate_query,
+    validate_request,
+)
 from search.pipeline.retrieval import Candidate, candidates_fetch, fuse
+from search.pipeline.score_criteria import zero_scores
 from search.pipeline.types import CitedChunk, Scored
 
 logger = logging.getLogger(__name__)
 
-MAX_QUERY_LENGTH = 1000
-MAX_TOP_K = 5
 # The seed's texts (FEAT-012), exactly: other tools match on them.
 FEW_RESULTS_NOTE = (
     "Minder dan 3 relevante opties gevonden in product catalogus. "
@@ -41,21 +48,6 @@ NO_RESULTS_MESSAGE = (
 )
 MIN_QUALIFYING = 3
 FALLBACK_PASSAGES = 3
-MODES = ("two-stage", "hybrid", "vector")
-_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
-
-
-@dataclass
-class SearchRequest:
-    query: str
-    mode: str = "two-stage"
-    top_k: int = 3
-    role: str = ""
-    sector: str = ""
-    duration: str = ""
-    budget: str = ""
-    employee_name: str = ""  # only used to keep names out of logs and LLM prompts
-    company_name: str = ""
 
 
 @dataclass
@@ -79,31 +71,9 @@ class SearchOutcome:
     search_id: int | None = None
 
 
-def validate_query(query: str) -> str:
-    query = (query or "").strip()
-    if not query:
-        raise SearchInputError("Beschrijf de situatie van de werknemer; het veld is leeg.")
-    if len(query) > MAX_QUERY_LENGTH:
-        raise SearchInputError(f"De beschrijving is te lang ({len(query)} tekens); gebruik maximaal {MAX_QUERY_LENGTH} tekens.")
-    if _CONTROL.search(query):
-        raise SearchInputError("De beschrijving bevat onzichtbare stuurtekens; plak de tekst opnieuw als platte tekst.")
-    return query
-
-
-def scrub_names(text: str, *names: str) -> str:
-    """Replace the employee's and company's names by placeholders before logging or prompting."""
-    for name, placeholder in zip(names, ("[werknemer]", "[bedrijf]"), strict=False):
-        if name and len(name.strip()) >= 2:
-            text = re.sub(re.escape(name.strip()), placeholder, text, flags=re.IGNORECASE)
-    return text
-
-
 def search_run(request: SearchRequest, *, params: RankingParameters = DEFAULT) -> SearchOutcome:
     started = time.perf_counter()
-    if request.mode not in MODES:
-        raise SearchInputError(f"Onbekende zoekmodus '{request.mode}'; kies uit {', '.join(MODES)}.")
-    if not 1 <= request.top_k <= MAX_TOP_K:
-        raise SearchInputError(f"Het aantal aanbevelingen moet tussen 1 en {MAX_TOP_K} liggen.")
+    validate_request(request)
     query = scrub_names(validate_query(request.query), request.employee_name, request.company_name)
     timings: dict[str, float] = {}
 
@@ -141,13 +111,13 @@ def search_run(request: SearchRequest, *, params: RankingParameters = DEFAULT) -
         pool = sorted(pool, key=lambda c: c.similarity, reverse=True)
     products = Product.objects.in_bulk([c.product_id for c in pool])
     topical = topical_scores(pool, floor=settings.SEARCH_SIMILARITY_FLOOR, p=params)
-    own_words, synonyms = _prefixes(query), _prefixes(" ".join(expansion_terms(query)))
+    own_words, synonyms = label_prefixes(query), label_prefixes(" ".join(expansion_terms(query)))
     scored = [
         Scored(
             product=products[c.product_id],
             similarity=round(c.similarity, 4),
             topical=topical[c.product_id],
-            matched_terms=_matched_problem_areas(products[c.product_id], own_words, synonyms - own_words),
+            matched_terms=matched_problem_areas(products[c.product_id], own_words, synonyms - own_words),
         )
         for c in pool
         if c.product_id in products
@@ -169,7 +139,7 @@ def search_run(request: SearchRequest, *, params: RankingParameters = DEFAULT) -
     else:
         outcome.ranker = "none"
         for item in scored:
-            item.scores = {"impact": 0.0, "fit": 0.0, "guidelines": 0.0, "feasibility": 0.0}
+            item.scores = zero_scores()
             item.relevance = round(item.similarity if request.mode == "vector" else item.topical, 4)
     # The pure-vector baseline has no notion of evidence strength.
     strong = [item for item in scored if request.mode == "vector" or item.product.id in strong_ids]
@@ -258,22 +228,6 @@ def first_steps(context: SituationContext, *, exclude: set[int], p: RankingParam
 def _merge(first: list[Candidate], second: list[Candidate]) -> list[Candidate]:
     seen = {c.product_id for c in first}
     return first + [c for c in second if c.product_id not in seen]
-
-
-def _matched_problem_areas(product: Product, own_words: set[str], synonyms: set[str]) -> list[str]:
-    """The product's problem areas the situation mentions: the specialist's own words first, then synonyms."""
-    matched_own, matched_synonym = [], []
-    for tag in product.problem_areas:
-        tag_prefixes = _prefixes(tag)
-        if tag_prefixes & own_words:
-            matched_own.append(tag)
-        elif tag_prefixes & synonyms:
-            matched_synonym.append(tag)
-    return matched_own + matched_synonym
-
-
-def _prefixes(text: str) -> set[str]:
-    return {word[:5] for word in re.findall(r"\w+", text.lower()) if len(word) >= 4}
 
 
 def _workplace_suggestions(scored: list[Scored], shown: list[Scored], context: SituationContext, p: RankingParameters = DEFAULT) -> list[Scored]:

@@ -3,8 +3,7 @@
 from dataclasses import dataclass, field
 
 from catalog.models import Product
-
-WEIGHTS = {"impact": 0.4, "fit": 0.3, "guidelines": 0.2, "feasibility": 0.1}
+from search.pipeline.score_criteria import WEIGHTS
 
 
 def relevance_of(scores: dict[str, float]) -> float:

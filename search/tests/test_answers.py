@@ -6,7 +6,8 @@ from django.core.management import call_command
 from conftest import shared_path
 from guidelines.models import GuidelineDocument
 from search.answers import NO_ANSWER, guideline_answer
-from search.pipeline.run import NO_RESULTS_MESSAGE, SearchRequest, search_run
+from search.pipeline.request import SearchRequest
+from search.pipeline.run import NO_RESULTS_MESSAGE, search_run
 
 pytestmark = pytest.mark.django_db
 

@@ -8,7 +8,8 @@ from django.core.management import call_command
 from catalog.models import Product
 from guidelines.models import GuidelineDocument
 from search.evaluation import JudgedQuery, citation_subjects_read, evaluate
-from search.pipeline.run import SearchRequest, search_run
+from search.pipeline.request import SearchRequest
+from search.pipeline.run import search_run
 
 pytestmark = pytest.mark.django_db
 

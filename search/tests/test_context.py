@@ -112,7 +112,8 @@ def test_it_reads_intent_words_into_phase_and_urgency(text, weeks, status, preve
     ("Management problemen", {"Executive Coaching"}, 1),
 ])
 def test_it_ranks_by_the_intent_of_a_short_phrase(query, expected, position):
-    from search.pipeline.run import SearchRequest, search_run
+    from search.pipeline.request import SearchRequest
+    from search.pipeline.run import search_run
 
     names = [item.product.name for item in search_run(SearchRequest(query=query)).recommendations]
     assert expected <= set(names[:position]), names

@@ -3,7 +3,13 @@
 import pytest
 
 from conftest import shared_path
-from search.evaluation import DEFAULT_QUERIES, citation_subjects_read, evaluate, judged_queries_read, ndcg_at_3
+from search.evaluation import (
+    DEFAULT_QUERIES,
+    citation_subjects_read,
+    evaluate,
+    judged_queries_read,
+    ndcg_at_3,
+)
 
 pytestmark = pytest.mark.django_db
 

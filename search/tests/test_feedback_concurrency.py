@@ -14,7 +14,7 @@ from search.services import feedback_vote_cast
 def test_it_keeps_one_vote_per_user_when_votes_race(django_user_model):
     user = django_user_model.objects.create_user(username="snelle-klikker")
     product = Product.objects.create(name="Raceproduct", slug="raceproduct", description="x", category="Preventie", phase="preventie", delivery="online")
-    search = SearchLog.objects.create(user=user, query="race")
+    search = SearchLog.objects.create(user=user, query="race", top_k=3)
     recommendation = Recommendation.objects.create(
         search=search, product=product, product_name=product.name, rank=1, relevance_score=0.5, impact_score=0.5,
         fit_score=0.5, guidelines_score=0.5, feasibility_score=0.5, similarity=0.5, reasoning="r", url_shown="https://example.org", url_status="ok",

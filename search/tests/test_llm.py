@@ -8,7 +8,8 @@ from werkzeug import Response
 
 from search.answers import guideline_answer
 from search.models import SearchLog
-from search.pipeline.run import SearchRequest, search_run
+from search.pipeline.request import SearchRequest
+from search.pipeline.run import search_run
 from search.services import search_perform
 
 pytestmark = pytest.mark.django_db

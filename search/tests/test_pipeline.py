@@ -4,10 +4,12 @@ from django.db import connection
 from catalog.models import Product, UrlStatus
 from search.models import Citation, FeedbackVote, Recommendation, SearchLog
 from search.pipeline.canonical import canonicalise
+from search.pipeline.errors import SearchInputError
 from search.pipeline.feedback import multiplier_from_votes
 from search.pipeline.links import BROKEN_NOTE, display_link
+from search.pipeline.request import SearchRequest
 from search.pipeline.retrieval import Candidate, fuse
-from search.pipeline.run import FEW_RESULTS_NOTE, NO_RESULTS_MESSAGE, SearchInputError, SearchRequest, search_run
+from search.pipeline.run import FEW_RESULTS_NOTE, NO_RESULTS_MESSAGE, search_run
 from search.pipeline.types import WEIGHTS, relevance_of
 from search.services import search_perform
 

@@ -7,7 +7,11 @@ import pytest
 from catalog.models import Audience, Delivery, Phase, Product
 from search.pipeline.context import SituationContext
 from search.pipeline.evidence import choose_citations, citation_score
-from search.pipeline.ranking.criteria import feasibility_score, fit_score, phase_suitability
+from search.pipeline.ranking.criteria import (
+    feasibility_score,
+    fit_score,
+    phase_suitability,
+)
 from search.pipeline.ranking.parameters import DEFAULT
 from search.pipeline.ranking.signals import guideline_strength, topical_scores
 from search.pipeline.retrieval import Candidate

@@ -5,7 +5,8 @@ import json
 import pytest
 from django.conf import settings
 
-from search.pipeline.run import FEW_RESULTS_NOTE, NO_RESULTS_MESSAGE, SearchRequest, search_run
+from search.pipeline.request import SearchRequest
+from search.pipeline.run import FEW_RESULTS_NOTE, NO_RESULTS_MESSAGE, search_run
 
 pytestmark = pytest.mark.django_db
 EVAL = settings.BASE_DIR / "search" / "eval"

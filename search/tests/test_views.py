@@ -19,7 +19,7 @@ HTMX = {"HTTP_HX_REQUEST": "true"}
 def _stored_search(user, *, query: str = SITUATION, product: Product | None = None, reasoning: str = "Past bij langdurig verzuim.") -> SearchLog:
     """A recorded search with one recommendation citing one chunk, without running the pipeline."""
     product = product or Product.objects.get(name="Herstelcoaching")
-    log = SearchLog.objects.create(user=user, query=query, context={"absence_weeks": 26, "absence_status": "verzuim"}, timings_ms={"total": 12.5})
+    log = SearchLog.objects.create(user=user, query=query, top_k=3, context={"absence_weeks": 26, "absence_status": "verzuim"}, timings_ms={"total": 12.5})
     recommendation = Recommendation.objects.create(
         search=log, product=product, product_name=product.name, rank=1, relevance_score=0.8, impact_score=0.8,
         fit_score=0.7, guidelines_score=0.6, feasibility_score=0.5, similarity=0.3, reasoning=reasoning,
@@ -124,6 +124,13 @@ def test_it_serves_a_partial_to_htmx_and_a_full_page_otherwise(owner_client, sea
         partial = owner_client.get(url, **HTMX).content.decode()
         assert '<html lang="nl">' in full and "htmx-2.0.11.min.js" in full, url
         assert "<html" not in partial and "<body" not in partial, url
+
+
+def test_it_says_every_specialist_page_varies_with_hx_request(client, owner_client, search_of_owner):
+    for url in _page_urls(search_of_owner):
+        for headers in ({}, HTMX):
+            assert "HX-Request" in owner_client.get(url, **headers).get("Vary", ""), url
+    assert "HX-Request" in client.get(reverse("search:history"), **HTMX).get("Vary", "")
 
 
 def test_it_serves_the_full_page_when_htmx_restores_history(owner_client):
@@ -337,8 +344,8 @@ def test_it_exports_json_with_sources(owner_client, search_of_owner):
 
 def test_it_lists_only_own_searches_twenty_per_page(owner_client, owner, colleague):
     for number in range(25):
-        SearchLog.objects.create(user=owner, query=f"eigen zoekvraag {number:02d}")
-    SearchLog.objects.create(user=colleague, query="zoekvraag van bob")
+        SearchLog.objects.create(user=owner, query=f"eigen zoekvraag {number:02d}", top_k=3)
+    SearchLog.objects.create(user=colleague, query="zoekvraag van bob", top_k=3)
     first = owner_client.get(reverse("search:history")).content.decode()
     second = owner_client.get(reverse("search:history") + "?page=2", **HTMX).content.decode()
     assert first.count('class="history-item"') == 20 and second.count('class="history-item"') == 5

@@ -5,7 +5,7 @@ import json
 from django.core.management.base import BaseCommand, CommandError
 
 from search.answers import guideline_answer
-from search.pipeline.run import SearchInputError
+from search.pipeline.errors import SearchInputError
 from search.serializers import answer_json
 
 

@@ -11,8 +11,15 @@ from pathlib import Path
 from django.core.management.base import BaseCommand, CommandError
 
 from embeddings.encoder import query_cache_clear
-from search.evaluation import DEFAULT_QUERIES, STAGES, EvaluationInputError, judged_queries_read, percentile
-from search.pipeline.run import MODES, SearchRequest, search_run
+from search.evaluation import (
+    DEFAULT_QUERIES,
+    STAGES,
+    EvaluationInputError,
+    judged_queries_read,
+    percentile,
+)
+from search.pipeline.request import MODES, SearchRequest
+from search.pipeline.run import search_run
 
 
 class Command(BaseCommand):

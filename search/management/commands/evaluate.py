@@ -15,7 +15,7 @@ from search.evaluation import (
     evaluate,
     judged_queries_read,
 )
-from search.pipeline.run import MODES
+from search.pipeline.request import MODES
 
 COLUMNS = ("ndcg@3", "hit@3", "precision@3", "forbidden_in_top3", "citation_rate", "citations_on_subject", "url_display_rate")
 ANSWER_COLUMNS = ("answerable", *(f"cited@{k}" for k in CUTOFFS), "abstained_wrongly", "unanswerable", "abstention_rate")

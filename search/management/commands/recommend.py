@@ -7,7 +7,8 @@ from pathlib import Path
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
-from search.pipeline.run import MODES, SearchInputError, SearchRequest
+from search.pipeline.errors import SearchInputError
+from search.pipeline.request import MODES, SearchRequest
 from search.serializers import outcome_json
 from search.services import search_perform
 

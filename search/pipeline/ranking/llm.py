@@ -18,20 +18,21 @@ from search.pipeline.context import SituationContext
 from search.pipeline.llm_client import LLMError, chat_json
 from search.pipeline.ranking.criteria import phase_suitability, rank_criteria
 from search.pipeline.ranking.parameters import DEFAULT, RankingParameters
+from search.pipeline.score_criteria import CRITERIA, CRITERION_KEYS
 from search.pipeline.types import Scored, clamp
 
 logger = logging.getLogger(__name__)
 
 HARD_MISMATCH = 0.15
-SCORE_KEYS = ("impact", "fit", "guidelines", "feasibility")
 
 SYSTEM = (
     "Je bent een ervaren Nederlandse arbeidsdeskundige. Beoordeel per kandidaat-interventie hoe goed die past "
-    "bij de situatie, met scores tussen 0 en 1: impact (effect op verzuim en functioneren), fit (past bij functie, "
-    "sector, fase en randvoorwaarden), guidelines (steun in Nederlandse richtlijnen), feasibility (snel en "
-    "haalbaar). Geef per kandidaat een korte Nederlandse onderbouwing (1-3 zinnen) die uitlegt waarom juist deze "
+    "bij de situatie, met scores tussen 0 en 1: "
+    + ", ".join(f"{criterion.key} ({criterion.explanation})" for criterion in CRITERIA)
+    + ". Geef per kandidaat een korte Nederlandse onderbouwing (1-3 zinnen) die uitlegt waarom juist deze "
     'interventie bij deze situatie past. Antwoord uitsluitend met JSON: {"rankings": [{"product_id": <id>, '
-    '"impact": 0-1, "fit": 0-1, "guidelines": 0-1, "feasibility": 0-1, "reasoning": "...", '
+    + "".join(f'"{key}": 0-1, ' for key in CRITERION_KEYS)
+    + '"reasoning": "...", '
     '"guideline_titles": ["titel van een meegegeven richtlijn", ...]}]}.'
 )
 
@@ -85,7 +86,7 @@ def _apply(data: dict, scored: list[Scored], context: SituationContext) -> int:
         item = by_id.get(_product_id(entry.get("product_id")))
         if item is None:
             continue  # an id we did not offer (or no id at all): dropped
-        scores = {key: _score(entry.get(key), item.scores[key]) for key in SCORE_KEYS}
+        scores = {key: _score(entry.get(key), item.scores[key]) for key in CRITERION_KEYS}
         suitability, _ = phase_suitability(item.product, context)
         if suitability <= HARD_MISMATCH:
             scores["impact"] = min(scores["impact"], item.scores["impact"])

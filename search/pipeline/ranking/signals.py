@@ -1,7 +1,10 @@
-"""Stage-2 inputs computed from stage 1 and from the evidence: topical match and guideline backing."""
+"""Stage-2 inputs computed from stage 1 and from the evidence: topical match, matched problem areas
+and guideline backing."""
 
 from django.conf import settings
 
+from catalog.models import Product
+from lexical.terms import label_prefixes
 from search.pipeline.ranking.parameters import DEFAULT, RankingParameters
 from search.pipeline.retrieval import Candidate
 from search.pipeline.types import CitedChunk, clamp
@@ -32,3 +35,16 @@ def guideline_strength(citations: list[CitedChunk], p: RankingParameters = DEFAU
         return 0.0
     threshold = settings.CITATION_MIN_SCORE
     return round(clamp(0.5 + 0.5 * (citations[0].score - threshold) / p.guideline_strength_span), 4)
+
+
+def matched_problem_areas(product: Product, own_words: set[str], synonyms: set[str]) -> list[str]:
+    """The product's problem areas the situation mentions (as lexical.terms.label_prefixes): the
+    specialist's own words first, then synonyms."""
+    matched_own, matched_synonym = [], []
+    for tag in product.problem_areas:
+        tag_prefixes = label_prefixes(tag)
+        if tag_prefixes & own_words:
+            matched_own.append(tag)
+        elif tag_prefixes & synonyms:
+            matched_synonym.append(tag)
+    return matched_own + matched_synonym

@@ -1,0 +1,57 @@
+"""What a search is asked: the request, its limits, and the validation every entry point shares
+(form, API, commands)."""
+
+import re
+from dataclasses import dataclass, field
+
+from django.conf import settings
+
+from search.pipeline.errors import SearchInputError
+
+MAX_QUERY_LENGTH = 1000
+MAX_TOP_K = 5
+MODES = ("two-stage", "hybrid", "vector")
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+
+
+def default_top_k() -> int:
+    return settings.SEARCH_TOP_K
+
+
+@dataclass
+class SearchRequest:
+    query: str
+    mode: str = "two-stage"
+    top_k: int = field(default_factory=default_top_k)
+    role: str = ""
+    sector: str = ""
+    duration: str = ""
+    budget: str = ""
+    employee_name: str = ""  # only used to keep names out of logs and LLM prompts
+    company_name: str = ""
+
+
+def validate_query(query: str) -> str:
+    query = (query or "").strip()
+    if not query:
+        raise SearchInputError("Beschrijf de situatie van de werknemer; het veld is leeg.")
+    if len(query) > MAX_QUERY_LENGTH:
+        raise SearchInputError(f"De beschrijving is te lang ({len(query)} tekens); gebruik maximaal {MAX_QUERY_LENGTH} tekens.")
+    if _CONTROL.search(query):
+        raise SearchInputError("De beschrijving bevat onzichtbare stuurtekens; plak de tekst opnieuw als platte tekst.")
+    return query
+
+
+def validate_request(request: SearchRequest) -> None:
+    if request.mode not in MODES:
+        raise SearchInputError(f"Onbekende zoekmodus '{request.mode}'; kies uit {', '.join(MODES)}.")
+    if not 1 <= request.top_k <= MAX_TOP_K:
+        raise SearchInputError(f"Het aantal aanbevelingen moet tussen 1 en {MAX_TOP_K} liggen.")
+
+
+def scrub_names(text: str, *names: str) -> str:
+    """Replace the employee's and company's names by placeholders before logging or prompting."""
+    for name, placeholder in zip(names, ("[werknemer]", "[bedrijf]"), strict=False):
+        if name and len(name.strip()) >= 2:
+            text = re.sub(re.escape(name.strip()), placeholder, text, flags=re.IGNORECASE)
+    return text
