@@ -12,7 +12,10 @@ from dataclasses import dataclass
 
 K1 = 1.2
 B = 0.75
-MIN_LEXEME_LENGTH = 3
+MIN_LEXEME_LENGTH = 3  # a typed word's lexeme, matched as a prefix ("rug" must count)
+# A product's name and problem areas used as a topic query over guideline documents: short lexemes
+# of product names ("aan", "los", "pmo") as prefixes would put every document on every subject.
+MIN_TOPIC_LEXEME_LENGTH = 4
 
 TERMS_CTE = f"""
 query_terms AS MATERIALIZED (

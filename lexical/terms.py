@@ -66,12 +66,16 @@ def index_terms(*texts: str) -> str:
     return " ".join(decompounder().expand(" ".join(texts)))
 
 
-# Labelling which problem areas a situation names happens in Python on a few tags per product, where
-# a five-letter prefix is a good enough Dutch stem ("klachten"/"klacht", "burn-out"/"burnout" differ
-# only after it); the ranking itself matches on PostgreSQL's Dutch lexemes (lexical.sql).
-LABEL_PREFIX_LENGTH = 5
-LABEL_MIN_WORD = 4
+# Where Python must tell whether two short texts share words (which problem areas a situation
+# names; which sentences of a passage answer a question), a five-letter prefix is a good enough
+# Dutch stem: "klachten"/"klacht", "angst"/"angstklachten", "overspannen"/"overspanning". The ranking
+# itself matches on PostgreSQL's Dutch lexemes (lexical.sql); this is the one Python stand-in.
+PREFIX_STEM_LENGTH = 5
+PREFIX_STEM_MIN_WORD = 4
 
 
-def label_prefixes(text: str) -> set[str]:
-    return {word[:LABEL_PREFIX_LENGTH] for word in re.findall(r"\w+", text.lower()) if len(word) >= LABEL_MIN_WORD}
+def prefix_stems(text: str, *, ignore: frozenset[str] = frozenset()) -> set[str]:
+    return {
+        word[:PREFIX_STEM_LENGTH] for word in re.findall(r"\w+", text.lower())
+        if len(word) >= PREFIX_STEM_MIN_WORD and word not in ignore
+    }

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 
 from django.conf import settings
 
+from lexical.terms import prefix_stems
 from lexical.thesaurus import expand_for_lexical
 from search.pipeline.llm_client import LLMError, chat_json, llm_configured
 from search.pipeline.passages import passages_retrieve
@@ -27,7 +28,7 @@ CITED = 3
 MIN_CITATIONS = 2
 NO_ANSWER = "Geen passende richtlijn of wettekst gevonden voor deze vraag."
 _SENTENCE = re.compile(r"(?<=[.;!?])\s+(?=[A-Z0-9(])")
-_STOP = {"werkgever", "werknemer", "moet", "moeten", "wordt", "worden", "welke", "wanneer", "binnen", "bij", "voor", "door", "deze", "zijn", "heeft", "hebben", "over", "naar"}
+_STOP = frozenset({"werkgever", "werknemer", "moet", "moeten", "wordt", "worden", "welke", "wanneer", "binnen", "bij", "voor", "door", "deze", "zijn", "heeft", "hebben", "over", "naar"})
 
 
 @dataclass
@@ -41,7 +42,7 @@ class Answer:
 
 
 def _stems(text: str) -> set[str]:
-    return {w[:6] for w in re.findall(r"\w+", text.lower()) if len(w) >= 4 and w not in _STOP}
+    return prefix_stems(text, ignore=_STOP)
 
 
 def _best_sentences(passage: str, question_stems: set[str], limit: int = 2) -> str:

@@ -14,10 +14,11 @@ fetches the nearest chunks for every product at once, through the HNSW index.
 from django.db import connection, transaction
 
 from embeddings.selectors import QueryEmbedding
+from lexical.sql import MIN_TOPIC_LEXEME_LENGTH
 from search.pipeline.ranking.parameters import DEFAULT, RankingParameters
 from search.pipeline.types import CitedChunk
 
-_SQL = """
+_SQL = f"""
 WITH documents AS MATERIALIZED (
     SELECT id, title, source, url, is_summary, to_tsvector('dutch', title || ' ' || summary) AS topic
     FROM guidelines_guidelinedocument
@@ -34,13 +35,13 @@ LEFT JOIN links l ON l.product_id = p.id
 CROSS JOIN LATERAL (
     SELECT to_tsquery('simple', coalesce(string_agg(quote_literal(lexeme) || ':*', ' | '), '')) AS query,
            to_tsquery('simple', coalesce(string_agg(quote_literal(lexeme) || ':*A', ' | '), '')) AS headings
-    FROM unnest(to_tsvector('dutch', p.name || ' ' || array_to_string(p.problem_areas, ' '))) WHERE length(lexeme) >= 4
+    FROM unnest(to_tsvector('dutch', p.name || ' ' || array_to_string(p.problem_areas, ' '))) WHERE length(lexeme) >= {MIN_TOPIC_LEXEME_LENGTH}
 ) terms
 CROSS JOIN LATERAL (
     (SELECT c.id, c.embedding <=> (p.embedding + %(vec)s::vector) AS distance
      FROM guidelines_guidelinechunk c
      WHERE (l.documents IS NOT NULL OR p.guidelines_curated)
-       AND c.document_id = ANY(coalesce(l.documents, '{}')) AND c.embedding_model = %(model)s
+       AND c.document_id = ANY(coalesce(l.documents, '{{}}')) AND c.embedding_model = %(model)s
      ORDER BY c.embedding <=> (p.embedding + %(vec)s::vector) LIMIT %(per_product)s)
     UNION ALL
     (SELECT c.id, c.embedding <=> (p.embedding + %(vec)s::vector) AS distance

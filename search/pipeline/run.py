@@ -9,7 +9,7 @@ from django.conf import settings
 
 from catalog.models import Audience, Category, Product
 from embeddings.selectors import QueryEmbedding, query_embedding
-from lexical.terms import QueryTerms, label_prefixes, query_terms
+from lexical.terms import QueryTerms, prefix_stems, query_terms
 from lexical.thesaurus import expansion_terms
 from search.pipeline import expansion
 from search.pipeline.budget import over_budget_note, within_budget
@@ -111,7 +111,7 @@ def search_run(request: SearchRequest, *, params: RankingParameters = DEFAULT) -
         pool = sorted(pool, key=lambda c: c.similarity, reverse=True)
     products = Product.objects.in_bulk([c.product_id for c in pool])
     topical = topical_scores(pool, floor=settings.SEARCH_SIMILARITY_FLOOR, p=params)
-    own_words, synonyms = label_prefixes(query), label_prefixes(" ".join(expansion_terms(query)))
+    own_words, synonyms = prefix_stems(query), prefix_stems(" ".join(expansion_terms(query)))
     scored = [
         Scored(
             product=products[c.product_id],

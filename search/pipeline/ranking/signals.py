@@ -4,7 +4,7 @@ and guideline backing."""
 from django.conf import settings
 
 from catalog.models import Product
-from lexical.terms import label_prefixes
+from lexical.terms import prefix_stems
 from search.pipeline.ranking.parameters import DEFAULT, RankingParameters
 from search.pipeline.retrieval import Candidate
 from search.pipeline.types import CitedChunk, clamp
@@ -38,11 +38,11 @@ def guideline_strength(citations: list[CitedChunk], p: RankingParameters = DEFAU
 
 
 def matched_problem_areas(product: Product, own_words: set[str], synonyms: set[str]) -> list[str]:
-    """The product's problem areas the situation mentions (as lexical.terms.label_prefixes): the
+    """The product's problem areas the situation mentions (as lexical.terms.prefix_stems): the
     specialist's own words first, then synonyms."""
     matched_own, matched_synonym = [], []
     for tag in product.problem_areas:
-        tag_prefixes = label_prefixes(tag)
+        tag_prefixes = prefix_stems(tag)
         if tag_prefixes & own_words:
             matched_own.append(tag)
         elif tag_prefixes & synonyms:
