@@ -1,7 +1,19 @@
-from django.contrib import admin
+from dataclasses import asdict
 
-from search.models import ApiToken, Citation, FeedbackVote, Recommendation, SearchLog
+from django.contrib import admin, messages
+from django.db.models import Count
+
+from search.models import (
+    ApiToken,
+    Citation,
+    FeedbackVote,
+    RankingParameterSet,
+    Recommendation,
+    SearchLog,
+)
+from search.pipeline.ranking.parameters import DEFAULT
 from search.pipeline.score_criteria import CRITERIA
+from search.services import ranking_version_activate
 
 
 class RecommendationInline(admin.TabularInline):
@@ -17,8 +29,8 @@ class RecommendationInline(admin.TabularInline):
 
 @admin.register(SearchLog)
 class SearchLogAdmin(admin.ModelAdmin):
-    list_display = ("created_at", "user", "short_query", "mode", "ranker", "fallback_reason", "candidate_count", "total_ms")
-    list_filter = ("mode", "ranker", "expanded", "hyde_used")
+    list_display = ("created_at", "user", "short_query", "mode", "ranker", "ranking_version", "fallback_reason", "candidate_count", "total_ms")
+    list_filter = ("mode", "ranker", "ranking_version", "expanded", "hyde_used")
     search_fields = ("query",)
     date_hierarchy = "created_at"
     inlines = [RecommendationInline]
@@ -62,3 +74,55 @@ class ApiTokenAdmin(admin.ModelAdmin):
 
     def has_add_permission(self, request):
         return False  # tokens are created with `manage.py create_api_token`, which shows the secret once
+
+
+@admin.register(RankingParameterSet)
+class RankingParameterSetAdmin(admin.ModelAdmin):
+    """Versions come from `manage.py tune_ranker --save`; here they are compared, activated and rolled back."""
+
+    list_display = (
+        "__str__", "is_active", "created_at", "activated_at", "judged_situations", "vote_pairs",
+        "held_out_ndcg", "baseline_ndcg", "held_out_pair_agreement", "baseline_pair_agreement", "search_count",
+    )
+    readonly_fields = (
+        "is_active", "changes", "judged_situations", "vote_searches", "vote_pairs", "held_out_ndcg", "baseline_ndcg",
+        "held_out_pair_agreement", "baseline_pair_agreement", "trials", "folds", "based_on", "created_at", "activated_at",
+    )
+    fields = readonly_fields
+    actions = ["activate_selected", "use_built_in"]
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).annotate(searches_ranked=Count("searches"))
+
+    @admin.display(description="zoekvragen gerankt", ordering="searches_ranked")
+    def search_count(self, version: RankingParameterSet) -> int:
+        return version.searches_ranked
+
+    @admin.display(description="afwijkend van de ingebouwde parameters")
+    def changes(self, version: RankingParameterSet) -> str:
+        built_in = asdict(DEFAULT)
+        differing = {name: value for name, value in version.values.items() if built_in.get(name) != value}
+        return "; ".join(f"{name}: {built_in.get(name)} → {value}" for name, value in sorted(differing.items())) or "geen"
+
+    @admin.action(description="Deze versie laten ranken (ook om terug te zetten)")
+    def activate_selected(self, request, queryset):
+        if queryset.count() != 1:
+            self.message_user(request, "Kies precies één versie om te activeren.", messages.ERROR)
+            return
+        version = queryset.get()
+        ranking_version_activate(version_id=version.id)
+        self.message_user(request, f"Versie {version.id} rankt vanaf de volgende zoekvraag.", messages.SUCCESS)
+
+    @admin.action(description="Terug naar de ingebouwde parameters")
+    def use_built_in(self, request, queryset):
+        ranking_version_activate(version_id=None)
+        self.message_user(request, "De ingebouwde parameters ranken vanaf de volgende zoekvraag.", messages.SUCCESS)
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False  # searches keep pointing at the version that ranked them

@@ -13,6 +13,39 @@ class SearchMode(models.TextChoices):
     VECTOR = "vector", "Alleen vector"
 
 
+class RankingParameterSet(models.Model):
+    """A version of the stage-2 parameters fitted by `tune_ranker`, with what it was fitted on and how
+    it scored on situations it was not fitted on. At most one is active; with none, the built-in
+    parameters rank. Only the tunable values are stored: the rest follow the code."""
+
+    values = models.JSONField("parameterwaarden", default=dict)
+    is_active = models.BooleanField("actief", default=False)
+    judged_situations = models.PositiveIntegerField("beoordeelde situaties")
+    vote_pairs = models.PositiveIntegerField("voorkeursparen uit stemmen")
+    vote_searches = models.PositiveIntegerField("zoekvragen met stemmen")
+    held_out_ndcg = models.FloatField("nDCG@3 op niet-gebruikte situaties")
+    baseline_ndcg = models.FloatField("nDCG@3 van de vorige parameters")
+    held_out_pair_agreement = models.FloatField("voorkeuren gevolgd, niet-gebruikt", null=True, blank=True)
+    baseline_pair_agreement = models.FloatField("voorkeuren gevolgd door de vorige", null=True, blank=True)
+    trials = models.PositiveIntegerField("parametersets geprobeerd")
+    folds = models.PositiveSmallIntegerField("vouwen")
+    based_on = models.ForeignKey("self", on_delete=models.PROTECT, null=True, blank=True, related_name="+", verbose_name="gefit vanaf")
+    created_at = models.DateTimeField("aangemaakt", auto_now_add=True)
+    activated_at = models.DateTimeField("laatst geactiveerd", null=True, blank=True)
+
+    class Meta:
+        verbose_name = "rankingversie"
+        verbose_name_plural = "rankingversies"
+        ordering = ["-created_at"]
+        constraints = [
+            models.UniqueConstraint(fields=["is_active"], condition=models.Q(is_active=True), name="ranking_one_active_version"),
+            models.CheckConstraint(condition=models.Q(held_out_ndcg__gte=0, held_out_ndcg__lte=1), name="ranking_ndcg_in_unit_interval"),
+        ]
+
+    def __str__(self) -> str:
+        return f"versie {self.pk}"
+
+
 class SearchLog(models.Model):
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="searches")
     query = models.TextField("zoekvraag")
@@ -29,6 +62,13 @@ class SearchLog(models.Model):
     budget_note = models.CharField("budgetnotitie", max_length=200, blank=True)
     message = models.CharField("melding", max_length=300, blank=True)
     timings_ms = models.JSONField("tijden (ms)", default=dict, blank=True)
+    # What the specialist filled in next to the text (role, sector, duration, budget), so the
+    # search can be replayed with other parameters when its votes are learned from.
+    request_fields = models.JSONField("velden van het formulier", default=dict, blank=True)
+    ranking_version = models.ForeignKey(
+        RankingParameterSet, on_delete=models.PROTECT, null=True, blank=True, related_name="searches",
+        verbose_name="rankingversie",
+    )
     created_at = models.DateTimeField("tijdstip", auto_now_add=True, db_index=True)
 
     class Meta:

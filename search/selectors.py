@@ -1,9 +1,13 @@
-"""Reads of the search app: a specialist's own history, stored advice and cited passages."""
+"""Reads of the search app: a specialist's own history, stored advice and cited passages, and the
+votes as preferences to learn from."""
 
-from django.db.models import Prefetch, QuerySet
+from dataclasses import dataclass
+
+from django.db.models import Prefetch, QuerySet, Sum
 
 from guidelines.models import GuidelineChunk
-from search.models import Citation, FeedbackVote, Recommendation, SearchLog
+from search.models import Citation, FeedbackVote, Recommendation, SearchLog, SearchMode
+from search.pipeline.request import REPLAYABLE_FIELDS
 
 
 def searches_of_user(*, user) -> QuerySet[SearchLog]:
@@ -27,3 +31,40 @@ def search_of_user(*, user, search_id: int) -> SearchLog:
 
 def chunk_with_document(*, chunk_id: int) -> GuidelineChunk:
     return GuidelineChunk.objects.select_related("document").get(id=chunk_id)
+
+
+@dataclass(frozen=True)
+class VotedSearch:
+    """A two-stage search the specialists voted on, as pairwise preferences: in each pair the first
+    product was voted up and the second down (net over all voters) in this same search."""
+
+    search_id: int
+    query: str
+    request_fields: dict
+    pairs: tuple[tuple[int, int], ...]
+
+
+def voted_searches() -> list[VotedSearch]:
+    """Every two-stage search with at least one product voted up and one voted down."""
+    net = (
+        FeedbackVote.objects.filter(recommendation__search__mode=SearchMode.TWO_STAGE, recommendation__product__isnull=False)
+        .values("recommendation__search_id", "recommendation__product_id")
+        .annotate(net=Sum("value"))
+        .order_by("recommendation__search_id", "recommendation__product_id")
+    )
+    liked: dict[int, list[int]] = {}
+    disliked: dict[int, list[int]] = {}
+    for row in net:
+        if row["net"]:
+            side = liked if row["net"] > 0 else disliked
+            side.setdefault(row["recommendation__search_id"], []).append(row["recommendation__product_id"])
+    searches = SearchLog.objects.in_bulk(sorted(set(liked) & set(disliked)))
+    return [
+        VotedSearch(
+            search_id=search_id,
+            query=searches[search_id].query,
+            request_fields={k: v for k, v in searches[search_id].request_fields.items() if k in REPLAYABLE_FIELDS},
+            pairs=tuple((up, down) for up in liked[search_id] for down in disliked[search_id]),
+        )
+        for search_id in sorted(searches)
+    ]

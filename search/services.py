@@ -1,4 +1,5 @@
-"""Writes of the search app: recording searches with their provenance, and feedback votes."""
+"""Writes of the search app: recording searches with their provenance, feedback votes, API tokens
+and ranking versions."""
 
 import hashlib
 import secrets
@@ -7,21 +8,30 @@ from datetime import timedelta
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from search.models import ApiToken, Citation, FeedbackVote, Recommendation, SearchLog
+from search.models import (
+    ApiToken,
+    Citation,
+    FeedbackVote,
+    RankingParameterSet,
+    Recommendation,
+    SearchLog,
+)
 from search.pipeline.links import display_link
-from search.pipeline.request import SearchRequest
+from search.pipeline.request import REPLAYABLE_FIELDS, SearchRequest
 from search.pipeline.run import SearchOutcome, search_run
 from search.pipeline.score_criteria import scores_as_fields
+from search.tuning import TuneReport
 
 
 def search_perform(*, request: SearchRequest, user=None) -> SearchOutcome:
     """Run a search and record it (SearchLog, Recommendations, Citations) in one transaction."""
     outcome = search_run(request)
-    outcome.search_id = search_log_record(outcome=outcome, user=user, top_k=request.top_k).id
+    fields = {name: getattr(request, name) for name in REPLAYABLE_FIELDS if getattr(request, name)}
+    outcome.search_id = search_log_record(outcome=outcome, user=user, top_k=request.top_k, request_fields=fields).id
     return outcome
 
 
-def search_log_record(*, outcome: SearchOutcome, top_k: int, user=None) -> SearchLog:
+def search_log_record(*, outcome: SearchOutcome, top_k: int, user=None, request_fields: dict | None = None) -> SearchLog:
     with transaction.atomic():
         log = SearchLog.objects.create(
             user=user if user is not None and user.is_authenticated else None,
@@ -39,6 +49,8 @@ def search_log_record(*, outcome: SearchOutcome, top_k: int, user=None) -> Searc
             budget_note=outcome.budget_note,
             message=outcome.message,
             timings_ms=outcome.timings_ms,
+            request_fields=request_fields or {},
+            ranking_version_id=outcome.ranking_version,
         )
         for rank, item in enumerate(outcome.recommendations, start=1):
             link = display_link(item.product)
@@ -116,3 +128,47 @@ def api_token_create(*, user, name: str) -> tuple[ApiToken, str]:
         user=user, name=name.strip() or "integratie", prefix=token[:8], key_hash=hashlib.sha256(token.encode()).hexdigest()
     )
     return api_token, token
+
+
+def ranking_version_save(*, report: TuneReport, based_on_id: int | None) -> RankingParameterSet:
+    """Store a fitted parameter set with its training counts and held-out figures, and make it the
+    one that ranks; refuses a set `report.adopt` rejects (it would lower held-out nDCG@3 or win nothing)."""
+    if not report.adopt:
+        raise RankingVersionRefused(
+            "Niet opgeslagen: de gefitte parameters winnen niets op niet-gebruikte situaties of stemmen, "
+            f"of verlagen nDCG@3 ({report.fitted_held_out} tegen {report.current_held_out})."
+        )
+    with transaction.atomic():
+        version = RankingParameterSet.objects.create(
+            values=report.tunable_values(),
+            judged_situations=report.queries,
+            vote_pairs=report.vote_pairs,
+            vote_searches=report.vote_searches,
+            held_out_ndcg=report.fitted_held_out,
+            baseline_ndcg=report.current_held_out,
+            held_out_pair_agreement=report.fitted_held_out_pair_agreement,
+            baseline_pair_agreement=report.current_pair_agreement,
+            trials=report.trials,
+            folds=report.folds,
+            based_on_id=based_on_id,
+        )
+        ranking_version_activate(version_id=version.id)
+    version.refresh_from_db()
+    return version
+
+
+def ranking_version_activate(*, version_id: int | None) -> None:
+    """Let this version rank from the next search on (None: the built-in parameters); the way back is
+    the same call with an earlier version."""
+    with transaction.atomic():
+        # Lock the active row first, so two activations queue instead of both clearing and setting.
+        list(RankingParameterSet.objects.select_for_update().filter(is_active=True))
+        RankingParameterSet.objects.filter(is_active=True).exclude(id=version_id).update(is_active=False)
+        if version_id is not None:
+            updated = RankingParameterSet.objects.filter(id=version_id).update(is_active=True, activated_at=timezone.now())
+            if not updated:
+                raise RankingParameterSet.DoesNotExist(f"no ranking version {version_id}")
+
+
+class RankingVersionRefused(Exception):
+    """A fitted parameter set that may not become a version; the message is Dutch."""

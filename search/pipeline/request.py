@@ -31,6 +31,10 @@ class SearchRequest:
     company_name: str = ""
 
 
+# The form fields stored with a search so it can be replayed (never the names).
+REPLAYABLE_FIELDS = ("role", "sector", "duration", "budget")
+
+
 def validate_query(query: str) -> str:
     query = (query or "").strip()
     if not query:

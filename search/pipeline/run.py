@@ -26,6 +26,7 @@ from search.pipeline.ranking.signals import (
     matched_problem_areas,
     topical_scores,
 )
+from search.pipeline.ranking.versions import active_ranking
 from search.pipeline.request import (
     SearchRequest,
     scrub_names,
@@ -68,12 +69,18 @@ class SearchOutcome:
     canonical_count: int = 0
     expanded: bool = False
     hyde_used: bool = False
+    ranking_version: int | None = None  # the RankingParameterSet that ranked; None: built-in parameters
     search_id: int | None = None
 
 
-def search_run(request: SearchRequest, *, params: RankingParameters = DEFAULT) -> SearchOutcome:
+def search_run(request: SearchRequest, *, params: RankingParameters | None = None) -> SearchOutcome:
+    """Run one search; without `params`, the active ranking version's parameters rank (and are recorded)."""
     started = time.perf_counter()
     validate_request(request)
+    version_id = None
+    if params is None:
+        active = active_ranking()
+        version_id, params = active.version_id, active.params
     query = scrub_names(validate_query(request.query), request.employee_name, request.company_name)
     timings: dict[str, float] = {}
 
@@ -85,7 +92,7 @@ def search_run(request: SearchRequest, *, params: RankingParameters = DEFAULT) -
     embedding = query_embedding(query)
     timings["embed"] = _ms(tick)
 
-    outcome = SearchOutcome(query=query, mode=request.mode, context=context)
+    outcome = SearchOutcome(query=query, mode=request.mode, context=context, ranking_version=version_id)
     tick = time.perf_counter()
     candidates, names, in_domain = _stage1(query_terms(query), embedding, floor=settings.SEARCH_SIMILARITY_FLOOR)
     strong_ids = _strong_ids(candidates)

@@ -29,9 +29,16 @@ def test_it_scores_each_fold_with_the_trial_chosen_without_it():
         [1.0, 0.0, 0.0, 0.0],
         [0.6, 0.6, 0.6, 0.6],
     ]
-    assert cross_validated(scores, folds=4, seed=3) == pytest.approx(0.6)
+    assert cross_validated(scores, folds=4, seed=3) == (pytest.approx(0.6), None)
     overfit = [[0.5, 0.5], [1.0, 0.0]]  # equal in-sample (0.5), but each fold picks the trial that loses the other
-    assert cross_validated(overfit, folds=2, seed=3) < 0.5
+    assert cross_validated(overfit, folds=2, seed=3)[0] < 0.5
+
+
+def test_it_chooses_by_votes_where_the_judged_set_is_indifferent():
+    # Equal on every judged situation; trial 1 follows the specialists' preferences in all voted searches.
+    scores = [[0.5, 0.5], [0.5, 0.5]]
+    agreement = [[0.0, 0.0], [1.0, 1.0]]
+    assert cross_validated(scores, folds=2, seed=3, agreement=agreement) == (pytest.approx(0.5), pytest.approx(1.0))
 
 
 @pytest.mark.django_db
@@ -48,7 +55,9 @@ def test_it_reports_held_out_and_in_sample_figures_and_advises(tmp_path):
     report = json.loads(out.getvalue())
     assert report["queries"] == 4 and report["trials"] == 3 and report["folds"] == 2
     assert 0 <= report["fitted_held_out"] <= 1 and report["fitted_in_sample"] >= report["current_held_out"]
+    assert report["vote_pairs"] == 0 and report["current_pair_agreement"] is None
     assert report["adopt"] == (report["fitted_held_out"] > report["current_held_out"])
+    assert report["saved_version"] is None  # without --save nothing changes
 
     with pytest.raises(CommandError, match="minstens 2"):
         call_command("tune_ranker", "--queries", str(judged), "--trials", "1")

@@ -5,6 +5,10 @@ search.pipeline.types; these parameters decide how each of the four scores is co
 are the hand-set ones of the first criteria ranker; the four marked "fitted" come from
 `manage.py tune_ranker` (40 sets, 5-fold cross-validation on 268 judged situations: held-out nDCG@3
 0.731 against 0.715), adopted because they win on situations they were not fitted on.
+
+These are the built-in values. `tune_ranker --save` can store a fitted version of the tunable ones in
+the database (search.models.RankingParameterSet); the active version, if any, ranks instead
+(search.pipeline.ranking.versions), and the admin rolls it back.
 """
 
 from dataclasses import dataclass
