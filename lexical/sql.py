@@ -10,12 +10,17 @@ matches, which tells whether a query is about this domain at all, independent of
 
 from dataclasses import dataclass
 
+from lexical.stats import corpus_stats, document_frequencies, word_lexemes
+from lexical.terms import QueryTerms
+
 K1 = 1.2
 B = 0.75
 MIN_LEXEME_LENGTH = 3  # a typed word's lexeme, matched as a prefix ("rug" must count)
 # A product's name and problem areas used as a topic query over guideline documents: short lexemes
 # of product names ("aan", "los", "pmo") as prefixes would put every document on every subject.
 MIN_TOPIC_LEXEME_LENGTH = 4
+# (row, term) matches a shortlist may enumerate; above it the commonest terms only score the shortlist.
+SHORTLIST_MATCH_BUDGET = 2000
 
 TERMS_CTE = f"""
 query_terms AS MATERIALIZED (
@@ -38,30 +43,44 @@ class FieldWeights:
 
 
 def bm25_cte(name: str, *, table: str, weights: FieldWeights, where: str = "TRUE", shortlist: int = 0) -> str:
-    """CTEs `<name>_df`, `<name>_stats`, `<name>_norm`, `<name>_match` and `<name>` (id, score, matched_terms, coverage).
+    """CTEs `<name>_df`, `<name>_stats`, `<name>_norm`, `<name>_match`, `<name>_tf`… and `<name>` (id, score, matched_terms, coverage).
 
-    Needs TERMS_CTE before it; `where` filters the table's rows (alias x). Term frequencies need
-    each matching row's tsvector unnested, which costs most on long texts; with `shortlist` > 0 only
-    the rows that cover the query best (by IDF mass, from the GIN index alone) get a BM25F score.
+    Needs TERMS_CTE before it and the parameters of `bm25_params(name, table, where)`; `where`
+    filters the table's rows (alias x). Term frequencies need each matching row's tsvector
+    unnested, which costs most on long texts; with `shortlist` > 0 only the rows that cover the
+    query best (by IDF mass, from the GIN index alone) get a BM25F score, and those rows are found
+    among the matches of the rarer terms only when listing every term's matches would exceed
+    SHORTLIST_MATCH_BUDGET (a common word in a large corpus matches thousands of rows and adds
+    little IDF mass); a shortlisted row is then scored on every term.
     """
+    # The shortlisted matches are materialised before scoring: otherwise the planner, which cannot see
+    # into the CTEs, computes term frequencies for every match and filters afterwards.
     shortlist_cte = (
         f""",
 {name}_shortlist AS MATERIALIZED (
     SELECT id FROM {name}_match GROUP BY id ORDER BY sum(widf) DESC LIMIT {int(shortlist)}
+),
+{name}_scored_match AS MATERIALIZED (
+    -- Each shortlisted row tested against every term (OFFSET 0 keeps the planner from answering
+    -- this with index scans over all rows that match a common term).
+    SELECT r.id, d.lexeme, d.weight * ln(1 + (s.n - d.df + 0.5) / (d.df + 0.5)) AS widf
+    FROM (SELECT x.id, x.search_vector FROM {name}_shortlist sl JOIN {table} x ON x.id = sl.id OFFSET 0) r
+    CROSS JOIN {name}_df d
+    CROSS JOIN {name}_stats s
+    WHERE d.df > 0 AND r.search_vector @@ d.tq
 )"""
         if shortlist
         else ""
     )
-    shortlist_join = f"JOIN {name}_shortlist sl ON sl.id = m.id" if shortlist else ""
+    scored_match = f"{name}_scored_match" if shortlist else f"{name}_match"
     return f"""
 {name}_df AS MATERIALIZED (
-    SELECT t.lexeme, t.weight, t.own, t.tq, count(x.id) AS df
-    FROM query_terms t LEFT JOIN {table} x ON x.search_vector @@ t.tq AND ({where})
-    GROUP BY t.lexeme, t.weight, t.own, t.tq
+    SELECT t.lexeme, t.weight, t.own, t.tq, coalesce(d.df, 0) AS df, t.lexeme = ANY(%({name}_listed)s::text[]) AS listed
+    FROM query_terms t
+    LEFT JOIN unnest(%({name}_df_lexemes)s::text[], %({name}_df_counts)s::bigint[]) AS d(lexeme, df) ON d.lexeme = t.lexeme
 ),
 {name}_stats AS MATERIALIZED (
-    SELECT greatest(count(*), 1)::float AS n, greatest(avg(length(x.search_vector)), 1)::float AS avgdl
-    FROM {table} x WHERE ({where}) AND x.search_vector IS NOT NULL
+    SELECT %({name}_n)s::float AS n, %({name}_avgdl)s::float AS avgdl
 ),
 {name}_norm AS MATERIALIZED (
     SELECT greatest(sum(ln(1 + (s.n - d.df + 0.5) / (d.df + 0.5))), 1e-9) AS own_idf
@@ -72,22 +91,69 @@ def bm25_cte(name: str, *, table: str, weights: FieldWeights, where: str = "TRUE
     FROM {name}_df d
     JOIN {table} x ON x.search_vector @@ d.tq AND ({where})
     CROSS JOIN {name}_stats s
-    WHERE d.df > 0
+    WHERE d.df > 0 AND d.listed
 ){shortlist_cte},
-{name} AS (
-    SELECT m.id,
-           sum(m.widf * tf.f * {K1 + 1} / (tf.f + {K1} * (1 - {B} + {B} * length(x.search_vector) / s.avgdl))) AS score,
-           count(*) AS matched_terms,
-           least(sum(m.widf) / nm.own_idf, 1.0) AS coverage
-    FROM {name}_match m
-    {shortlist_join}
-    JOIN {table} x ON x.id = m.id
+{name}_lexemes AS MATERIALIZED (
+    -- Each scored row's tsvector unnested once, kept where a stored lexeme starts with one of the
+    -- query lexemes that row matched, and labelled with that query lexeme.
+    SELECT f.id, q.term, f.weights
+    FROM (
+        SELECT r.id, r.terms, u.lexeme, u.weights
+        FROM (SELECT id, array_agg(lexeme) AS terms FROM {scored_match} GROUP BY id) r
+        JOIN {table} x ON x.id = r.id
+        CROSS JOIN LATERAL unnest(x.search_vector) AS u
+        WHERE u.lexeme ^@ ANY(r.terms)
+        OFFSET 0
+    ) f
+    CROSS JOIN LATERAL unnest(f.terms) AS q(term)
+    WHERE starts_with(f.lexeme, q.term)
+),
+{name}_tf_score AS MATERIALIZED (
+    -- BM25F from each row's matching lexemes grouped by query term; no join with the matches, whose
+    -- row estimates would lead the planner into a nested loop.
+    SELECT t.id, sum(t.widf * t.f * {K1 + 1} / (t.f + {K1} * (1 - {B} + {B} * length(x.search_vector) / s.avgdl))) AS score
+    FROM (
+        SELECT l.id, d.weight * ln(1 + (s.n - d.df + 0.5) / (d.df + 0.5)) AS widf,
+               sum(CASE w WHEN 'A' THEN {weights.a} WHEN 'B' THEN {weights.b} WHEN 'C' THEN {weights.c} ELSE {weights.d} END) AS f
+        FROM {name}_lexemes l
+        JOIN {name}_df d ON d.lexeme = l.term AND d.df > 0
+        CROSS JOIN {name}_stats s
+        CROSS JOIN LATERAL unnest(l.weights) AS w
+        GROUP BY l.id, l.term, d.weight, d.df, s.n
+    ) t
+    JOIN {table} x ON x.id = t.id
     CROSS JOIN {name}_stats s
+    GROUP BY t.id
+),
+{name}_matched AS MATERIALIZED (
+    SELECT m.id, count(*) AS matched_terms, sum(m.widf) AS widf FROM {scored_match} m GROUP BY m.id
+),
+{name} AS (
+    -- A term whose prefix matched no weighted occurrence adds nothing to the score but counts as matched.
+    SELECT mt.id, coalesce(ts.score, 0) AS score, mt.matched_terms, least(mt.widf / nm.own_idf, 1.0) AS coverage
+    FROM {name}_matched mt
     CROSS JOIN {name}_norm nm
-    CROSS JOIN LATERAL (
-        SELECT coalesce(sum(CASE w WHEN 'A' THEN {weights.a} WHEN 'B' THEN {weights.b} WHEN 'C' THEN {weights.c} ELSE {weights.d} END), 0) AS f
-        FROM unnest(x.search_vector) AS u CROSS JOIN LATERAL unnest(u.weights) AS w
-        WHERE starts_with(u.lexeme, m.lexeme)
-    ) tf
-    GROUP BY m.id, nm.own_idf
+    LEFT JOIN {name}_tf_score ts ON ts.id = mt.id
 )"""
+
+
+def bm25_params(name: str, *, terms: QueryTerms, table: str, where: str = "TRUE") -> dict:
+    """The corpus statistics `bm25_cte(name, …)` reads for these query terms, from the per-process
+    cache (lexical.stats): row count, mean length and each lexeme's document frequency, and which
+    lexemes list their matches for a shortlist (the rarest, within SHORTLIST_MATCH_BUDGET)."""
+    n, avgdl = corpus_stats(table, where)
+    lexemes = sorted({lexeme for found in word_lexemes(list(terms.words), min_length=MIN_LEXEME_LENGTH).values() for lexeme in found})
+    frequencies = document_frequencies(table, where, lexemes)
+    listed, pairs = [], 0
+    for lexeme in sorted(lexemes, key=lambda lexeme: (frequencies.get(lexeme, 0), lexeme)):
+        if listed and pairs + frequencies.get(lexeme, 0) > SHORTLIST_MATCH_BUDGET:
+            break
+        listed.append(lexeme)
+        pairs += frequencies.get(lexeme, 0)
+    return {
+        f"{name}_listed": listed,
+        f"{name}_n": n,
+        f"{name}_avgdl": avgdl,
+        f"{name}_df_lexemes": lexemes,
+        f"{name}_df_counts": [frequencies.get(lexeme, 0) for lexeme in lexemes],
+    }

@@ -12,6 +12,7 @@ import time
 from django.db import connection
 
 from lexical.compounds import Decompounder
+from lexical.stats import corpus_stats_clear
 from lexical.thesaurus import thesaurus_words
 
 VOCABULARY_MAX_AGE_S = 300
@@ -47,6 +48,8 @@ def decompounder() -> Decompounder:
 
 
 def vocabulary_clear() -> None:
-    """Forget the vocabulary (after the catalog, the wijzer or the corpus changed in this process)."""
+    """Forget the vocabulary and the BM25 corpus statistics (after the catalog, the wijzer or the
+    corpus changed in this process)."""
+    corpus_stats_clear()
     with _lock:
         _state["decompounder"] = None

@@ -2,7 +2,7 @@ import pytest
 from django.db import connection
 
 from lexical.spelling import spelling_variants
-from lexical.sql import TERMS_CTE, FieldWeights, bm25_cte
+from lexical.sql import TERMS_CTE, FieldWeights, bm25_cte, bm25_params
 from lexical.terms import query_terms
 
 VARIANTS = [
@@ -39,8 +39,9 @@ def test_it_matches_a_passage_written_in_the_other_spelling(query, text):
     with connection.cursor() as cursor:
         cursor.execute("CREATE TEMP TABLE spelling_probe (id int, search_vector tsvector)")
         cursor.execute("INSERT INTO spelling_probe VALUES (1, to_tsvector('dutch', %s)), (2, to_tsvector('dutch', 'iets anders'))", [text])
+        terms = query_terms(query, synonyms=False)
         cursor.execute(
             f"WITH {TERMS_CTE}, {bm25_cte('probe', table='spelling_probe', weights=FieldWeights(a=1, b=1))} SELECT id FROM probe",
-            query_terms(query, synonyms=False).params(),
+            {**terms.params(), **bm25_params("probe", terms=terms, table="spelling_probe")},
         )
         assert cursor.fetchall() == [(1,)]

@@ -20,7 +20,7 @@ from search.pipeline.types import CitedChunk
 
 _SQL = f"""
 WITH documents AS MATERIALIZED (
-    SELECT id, title, source, url, is_summary, to_tsvector('dutch', title || ' ' || summary) AS topic
+    SELECT id, title, source, url, is_summary, topic_vector AS topic
     FROM guidelines_guidelinedocument
 ),
 links AS MATERIALIZED (

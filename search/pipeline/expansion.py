@@ -9,9 +9,9 @@ from django.db import connection
 
 from embeddings.encoder import embed_query
 from embeddings.selectors import COMMON_SIMILARITY, QueryEmbedding
-from lexical.sql import TERMS_CTE, bm25_cte
+from lexical.sql import TERMS_CTE, bm25_cte, bm25_params
 from lexical.terms import query_terms
-from search.pipeline.retrieval import MAPPING_FIELDS
+from search.pipeline.retrieval import MAPPING_FIELDS, MAPPINGS
 
 logger = logging.getLogger(__name__)
 
@@ -20,7 +20,7 @@ MAX_MAPPINGS = 3
 _MAPPINGS_SQL = f"""
 WITH
 {TERMS_CTE},
-{bm25_cte("mapping_lexical", table="guidelines_interventionmapping", weights=MAPPING_FIELDS)}
+{bm25_cte("mapping_lexical", **MAPPINGS, weights=MAPPING_FIELDS)}
 SELECT m.problem_statement, m.intervention_type, m.keywords
 FROM guidelines_interventionmapping m
 LEFT JOIN mapping_lexical ml ON ml.id = m.id
@@ -40,11 +40,13 @@ class Expansion:
 
 
 def matching_mappings(query: str, embedding: QueryEmbedding) -> list[tuple[str, str, list[str]]]:
+    terms = query_terms(query)
     with connection.cursor() as cursor:
         cursor.execute(
             _MAPPINGS_SQL,
             {
-                **query_terms(query).params(),
+                **terms.params(),
+                **bm25_params("mapping_lexical", terms=terms, **MAPPINGS),
                 **embedding.params(),
                 "floor": settings.SEARCH_SIMILARITY_FLOOR * 2,
                 "limit": MAX_MAPPINGS,

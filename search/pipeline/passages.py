@@ -18,7 +18,7 @@ from django.conf import settings
 from django.db import connection, transaction
 
 from embeddings.selectors import COMMON_SIMILARITY, query_embedding
-from lexical.sql import TERMS_CTE, FieldWeights, bm25_cte
+from lexical.sql import TERMS_CTE, FieldWeights, bm25_cte, bm25_params
 from lexical.terms import query_terms
 from search.pipeline.fusion import reciprocal_rank_fusion
 from search.pipeline.types import CitedChunk
@@ -32,12 +32,13 @@ RETRIEVE_LIMIT = 40
 ORIGINALS_LOOKUP = 10
 # Passages that get a full BM25F score (the rest only their coverage); measured in README: no loss at 150.
 SHORTLIST = 150
+PASSAGES_TABLE = "guidelines_guidelinechunk"
 _ARTICLE_MENTION = re.compile(r"\bartikel\s+([0-9IVX]+[a-z]?(?:[.:][0-9]+[a-z]?)*)", re.IGNORECASE)
 
 _SQL = f"""
 WITH
 {TERMS_CTE},
-{bm25_cte("passage_lexical", table="guidelines_guidelinechunk", weights=PASSAGE_FIELDS, shortlist=SHORTLIST)},
+{bm25_cte("passage_lexical", table=PASSAGES_TABLE, weights=PASSAGE_FIELDS, shortlist=SHORTLIST)},
 lexical AS (SELECT * FROM passage_lexical ORDER BY score DESC LIMIT %(limit)s),
 vector AS (
     SELECT id FROM guidelines_guidelinechunk
@@ -99,7 +100,8 @@ class PassageRetrieval:
 def passages_retrieve(question: str, *, limit: int = RETRIEVE_LIMIT) -> PassageRetrieval:
     """Chunks ordered by fused rank, an article the question names first."""
     embedding = query_embedding(question).params()
-    params = {**query_terms(question).params(), **embedding, "limit": limit}
+    terms = query_terms(question)
+    params = {**terms.params(), **embedding, "limit": limit, **bm25_params("passage_lexical", terms=terms, table=PASSAGES_TABLE)}
     with transaction.atomic(), connection.cursor() as cursor:
         cursor.execute("SET LOCAL enable_seqscan = off")  # see search.pipeline.evidence: HNSW beats detoasting
         cursor.execute(_SQL, params)

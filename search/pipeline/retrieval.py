@@ -16,25 +16,33 @@ from django.conf import settings
 from django.db import connection
 
 from embeddings.selectors import COMMON_SIMILARITY, QueryEmbedding
-from lexical.sql import TERMS_CTE, FieldWeights, bm25_cte
+from lexical.sql import TERMS_CTE, FieldWeights, bm25_cte, bm25_params
 from lexical.terms import QueryTerms
 from search.pipeline.fusion import reciprocal_rank_fusion
 
 PRODUCT_FIELDS = FieldWeights(a=3.0, b=2.0, c=1.0)  # a word in the name or a problem area says more than one in the description
 MAPPING_FIELDS = FieldWeights(a=1.0, b=1.0)
+# Bounds on what the lexical and wijzer routes hand to fusion, so a large catalog does not turn every
+# product into a candidate. Well above the demo catalog (59 products), where they change nothing; the
+# fused list is cut to SEARCH_CANDIDATES (at most 200) anyway.
+LEXICAL_SHORTLIST = 60  # above SEARCH_CANDIDATES (50): the fused list is cut there
+PRODUCTS = {"table": "catalog_product", "where": "x.is_active"}
+MAPPINGS = {"table": "guidelines_interventionmapping"}
+WIJZER_SHORTLIST = 150
+WIJZER_MAPPINGS = 15  # wijzer lines whose products become candidates (all lines still score a candidate)
 
 _SQL = f"""
 WITH
 {TERMS_CTE},
-{bm25_cte("lexical", table="catalog_product", weights=PRODUCT_FIELDS, where="x.is_active")},
-{bm25_cte("mapping_lexical", table="guidelines_interventionmapping", weights=MAPPING_FIELDS)},
+{bm25_cte("lexical", **PRODUCTS, weights=PRODUCT_FIELDS, shortlist=LEXICAL_SHORTLIST)},
+{bm25_cte("mapping_lexical", **MAPPINGS, weights=MAPPING_FIELDS)},
 vector AS (
     SELECT id FROM catalog_product
     WHERE is_active AND embedding_model = %(model)s
     ORDER BY embedding <=> %(vec)s::vector
     LIMIT %(limit)s
 ),
-mapping_scored AS (
+mapping_scored AS MATERIALIZED (
     SELECT m.id,
            {COMMON_SIMILARITY.format(column="m.embedding")} AS similarity,
            coalesce(ml.score, 0) AS lexical,
@@ -43,17 +51,31 @@ mapping_scored AS (
     LEFT JOIN mapping_lexical ml ON ml.id = m.id
     WHERE m.embedding_model = %(model)s
 ),
+wijzer_route AS (
+    -- The products of the wijzer lines that match best; a product's wijzer score (below) still
+    -- counts all its lines, but a large catalog linked to every line is not a candidate list.
+    SELECT mp.product_id AS id
+    FROM (
+        SELECT id, greatest(similarity, 0) + 0.5 * coverage AS score
+        FROM mapping_scored ORDER BY score DESC, id LIMIT {WIJZER_MAPPINGS}
+    ) best
+    JOIN guidelines_interventionmapping_products mp ON mp.interventionmapping_id = best.id
+    GROUP BY mp.product_id
+    ORDER BY max(best.score) DESC, mp.product_id
+    LIMIT {WIJZER_SHORTLIST}
+),
+candidate_ids AS MATERIALIZED (
+    SELECT id FROM vector UNION SELECT id FROM lexical UNION SELECT id FROM wijzer_route
+),
 wijzer AS (
     SELECT mp.product_id AS id,
            max(ms.similarity) AS similarity,
            max(ms.lexical) AS lexical,
            max(ms.coverage) AS coverage
-    FROM mapping_scored ms
-    JOIN guidelines_interventionmapping_products mp ON mp.interventionmapping_id = ms.id
+    FROM candidate_ids c
+    JOIN guidelines_interventionmapping_products mp ON mp.product_id = c.id
+    JOIN mapping_scored ms ON ms.id = mp.interventionmapping_id
     GROUP BY mp.product_id
-),
-candidate_ids AS (
-    SELECT id FROM vector UNION SELECT id FROM lexical UNION SELECT id FROM wijzer
 )
 SELECT p.id, p.name,
        CASE WHEN p.embedding_model = %(model)s THEN {COMMON_SIMILARITY.format(column="p.embedding")} ELSE 0 END AS similarity,
@@ -92,7 +114,10 @@ class Candidate:
 def candidates_fetch(*, terms: QueryTerms, query: QueryEmbedding, limit: int) -> list[Candidate]:
     """All products any of the three routes found, with their raw scores (not yet floored or fused);
     similarities on the common scale (embeddings.selectors), 0 for a row without a vector of this model."""
-    params = {**terms.params(), **query.params(), "limit": limit}
+    params = {
+        **terms.params(), **query.params(), "limit": limit,
+        **bm25_params("lexical", terms=terms, **PRODUCTS), **bm25_params("mapping_lexical", terms=terms, **MAPPINGS),
+    }
     with connection.cursor() as cursor:
         cursor.execute(_SQL, params)
         rows = cursor.fetchall()

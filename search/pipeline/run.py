@@ -189,7 +189,7 @@ def _stage1(terms: QueryTerms, embedding: QueryEmbedding, *, floor: float) -> tu
     kept = [c for c in raw if c.similarity >= floor or c.coverage >= settings.SEARCH_LEXICAL_FLOOR]
     names = {c.product_id: c.name for c in kept}
     fused = fuse(kept, method=settings.SEARCH_FUSION)
-    return canonicalise(fused, names)[: settings.SEARCH_CANDIDATES], names, True
+    return canonicalise(fused, names, limit=settings.SEARCH_CANDIDATES), names, True
 
 
 def _split_by_budget(items: list[Scored], budget_eur: int | None) -> tuple[list[Scored], list[Scored]]:

@@ -130,7 +130,8 @@ def test_it_fuses_by_rrf_and_by_blend():
 def test_it_merges_duplicate_and_near_duplicate_products_keeping_the_best():
     candidates = [Candidate(1, 0.5, 0, 0, 0, 0, 0, 0, fused=0.2), Candidate(2, 0.4, 0, 0, 0, 0, 0, 0, fused=0.3), Candidate(2, 0.4, 0, 0, 0, 0, 0, 0, fused=0.1), Candidate(3, 0.1, 0, 0, 0, 0, 0, 0, fused=0.05)]
     names = {1: "Herstelcoaching", 2: "Herstel-coaching", 3: "Psycholoog"}
-    assert [c.product_id for c in canonicalise(candidates, names)] == [2, 3]
+    assert [c.product_id for c in canonicalise(candidates, names, limit=50)] == [2, 3]
+    assert [c.product_id for c in canonicalise(candidates, names, limit=1)] == [2]
 
 
 @pytest.mark.parametrize(

@@ -13,9 +13,9 @@ from embeddings.encoder import (
     openai_model_name,
 )
 from embeddings.selectors import IndexStatus, index_status
-from jobs.queue import enqueue
 from indexing.reindex import ReindexBusyError, reindex_run
 from indexing.tasks import reindex_embeddings
+from jobs.queue import enqueue
 
 MODELS = {"e5": E5_MODEL, "use": USE_MODEL, "openai": None}
 

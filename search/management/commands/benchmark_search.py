@@ -1,4 +1,5 @@
-"""manage.py benchmark_search [--queries F] [--rounds N] [--mode M]: search latency per stage and throughput.
+"""manage.py benchmark_search [--queries F] [--rounds N] [--mode M] [--questions F]: search latency per stage and
+throughput, and with --questions the guideline retrieval latency of the instant (extractive) answer.
 
 Runs every judged situation once to warm up (model load, connections), then N measured rounds.
 The query-embedding cache is cleared before each round, so every measured search pays for its
@@ -11,6 +12,8 @@ from pathlib import Path
 from django.core.management.base import BaseCommand, CommandError
 
 from embeddings.encoder import query_cache_clear
+from search.answer_evaluation import judged_questions_read
+from search.answers import guideline_answer
 from search.evaluation import (
     DEFAULT_QUERIES,
     STAGES,
@@ -29,6 +32,7 @@ class Command(BaseCommand):
         parser.add_argument("--queries", type=Path, default=DEFAULT_QUERIES)
         parser.add_argument("--rounds", type=int, default=5)
         parser.add_argument("--mode", choices=MODES, default="two-stage")
+        parser.add_argument("--questions", type=Path, help="Richtlijnvragen (JSONL) om ook het zoeken in passages te meten.")
 
     def handle(self, *args, **options):
         if options["rounds"] < 1:
@@ -54,3 +58,24 @@ class Command(BaseCommand):
         for stage, values in timings.items():
             self.stdout.write(f"| {stage} | {percentile(values, 50)} | {percentile(values, 95)} | {round(max(values), 2)} |")
         self.stdout.write(f"Doorvoer: {count / elapsed:.1f} zoekvragen/s in één proces")
+        if options["questions"]:
+            self._questions(options["questions"], options["rounds"])
+
+    def _questions(self, path: Path, rounds: int) -> None:
+        try:
+            questions = [q.query for q in judged_questions_read(path)]
+        except EvaluationInputError as error:
+            raise CommandError(str(error)) from None
+        for question in questions:
+            guideline_answer(question, generate=False)
+        timings = {"retrieve": [], "total": []}
+        for _ in range(rounds):
+            query_cache_clear()
+            for question in questions:
+                answer = guideline_answer(question, generate=False)
+                for stage in timings:
+                    timings[stage].append(answer.timings_ms.get(stage, 0.0))
+        self.stdout.write(f"\n{len(questions) * rounds} richtlijnvragen ({len(questions)} × {rounds} rondes), direct antwoord zonder LLM")
+        self.stdout.write("| fase | p50 ms | p95 ms | max ms |\n|---|---|---|---|")
+        for stage, values in timings.items():
+            self.stdout.write(f"| {stage} | {percentile(values, 50)} | {percentile(values, 95)} | {round(max(values), 2)} |")
