@@ -109,10 +109,10 @@ def search_history(request):
 @specialist_required
 @require_http_methods(["GET", "POST"])
 def search_export_markdown(request, search_id: int):
-    """The advice as Markdown. The names arrive by POST from the results page, so they stay out of URLs
-    and access logs; `?naam=&bedrijf=` works as well for a link typed by hand."""
+    """The advice as Markdown. Names are only taken from a POST (the results page's form), so they never
+    travel in a URL or an access log; a plain GET downloads it with the neutral wording."""
     results = results_build(log=_own_search(request, search_id))
-    names = Names.from_data(request.POST if request.method == "POST" else request.GET)
+    names = Names.from_data(request.POST if request.method == "POST" else {})
     response = HttpResponse(search_markdown(results, names=names), content_type="text/markdown; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="interventieadvies-{search_id}.md"'
     return response
@@ -158,7 +158,7 @@ def recommendation_vote(request, recommendation_id: int):
 
 
 @specialist_required
-@require_GET
+@require_http_methods(["GET", "POST"])
 def guidelines_ask(request):
     """A guideline question. With an LLM configured the instant extractive answer is shown first and
     the page fetches the generated one from `guidelines_answer`; without JavaScript the extractive one stays."""
@@ -166,13 +166,13 @@ def guidelines_ask(request):
 
 
 @specialist_required
-@require_GET
+@require_POST
 def guidelines_answer(request):
     return _answer_page(request, partial="search/_answer.html", generate=True, follow_up=False)
 
 
 def _answer_page(request, *, partial: str, generate: bool, follow_up: bool) -> HttpResponse:
-    form = QuestionForm(request.GET if "q" in request.GET else None)
+    form = QuestionForm(request.POST if request.method == "POST" else None)
     context = {"form": form, "answer": None, "follow_up": False}
     if form.is_valid():
         try:

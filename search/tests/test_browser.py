@@ -150,3 +150,19 @@ def test_it_walks_a_specialist_from_situation_to_vote_and_export(live_server, br
     assert "/zoekvragen/" in plain.url
     voted = plain.locator("#resultaten > article.card").nth(1)
     expect(voted.get_by_role("button", name="Niet bruikbaar")).to_have_attribute("aria-pressed", "true")
+
+
+def test_it_answers_a_guideline_question_without_putting_it_in_the_url(live_server, browser, specialist):
+    """With JavaScript (an htmx POST) and without (a plain form POST): the answer with its sources, the URL unchanged."""
+    from playwright.sync_api import expect
+
+    for javascript in (True, False):
+        page = browser.new_page(viewport={"width": 1280, "height": 900}, java_script_enabled=javascript)
+        _log_in(page, live_server.url + "/")
+        page.goto(live_server.url + "/richtlijnen/")
+        page.get_by_label("Uw vraag over de richtlijnen").fill("Wat moet er in het plan van aanpak staan?")
+        page.get_by_role("button", name="Vraag stellen").click()
+        expect(page.get_by_role("heading", name="Antwoord")).to_be_visible()
+        expect(page.get_by_role("heading", name="Bronnen")).to_be_visible()
+        assert page.url == live_server.url + "/richtlijnen/", page.url
+        page.close()
