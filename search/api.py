@@ -1,12 +1,13 @@
 """JSON API for integrations: the same objects as `manage.py recommend --json` and `ask --json`.
 
 Authentication: a logged-in session or `Authorization: Bearer <token>` (see `create_api_token`).
-The OpenAPI schema is served at /api/openapi.json and browsable at /api/docs.
+The OpenAPI schema is served at /api/openapi.json and browsable at /api/docs, both after logging in.
 """
 
 import hashlib
 
 from django.conf import settings
+from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest
 from django.utils import timezone
 from ninja import NinjaAPI, Schema
@@ -38,6 +39,8 @@ api = NinjaAPI(
     description="Aanbevelingen en richtlijnantwoorden voor integraties. Foutmeldingen zijn Nederlands.",
     auth=[BearerToken(), django_auth],
     urls_namespace="api",
+    # The interactive docs and the schema are for logged-in users, not for anyone who finds the host.
+    docs_decorator=login_required,
 )
 
 

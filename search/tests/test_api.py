@@ -74,6 +74,11 @@ def test_it_reports_health_without_login_or_personal_data(client):
     assert client.post("/health/").status_code == 405
 
 
-def test_it_serves_the_openapi_schema(client):
+def test_it_serves_the_openapi_schema_and_docs_only_after_login(client, owner):
+    for path in ("/api/openapi.json", "/api/docs"):
+        response = client.get(path)
+        assert response.status_code == 302 and response["Location"].startswith("/inloggen/"), path
+    client.force_login(owner)
+    assert client.get("/api/docs").status_code == 200
     schema = client.get("/api/openapi.json").json()
     assert "/api/recommendations" in schema["paths"] and "/api/guidelines/answer" in schema["paths"]
