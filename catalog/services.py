@@ -78,7 +78,9 @@ def product_save(*, product: Product, changed_fields: list[str] | None = None) -
             if url_changed:
                 product_url_check_reset(product=product)
         if url_changed and product.url:
-            enqueue_on_commit(validate_product_url, product.pk)
+            # With Redis down the save does not wait on the product's server: the url stays unchecked
+            # until the nightly round or `manage.py validate_urls`.
+            enqueue_on_commit(validate_product_url, product.pk, run_here_if_broker_down=False)
 
 
 def _clean_row(row: dict, number: int) -> dict:

@@ -18,12 +18,16 @@ BROKER_CHECK_TTL_S = 10.0
 _last_broker_check: tuple[float, bool] | None = None
 
 
-def enqueue_on_commit(task, *args) -> None:
-    transaction.on_commit(lambda: enqueue(task, *args))
+def enqueue_on_commit(task, *args, run_here_if_broker_down: bool = True) -> None:
+    transaction.on_commit(lambda: enqueue(task, *args, run_here_if_broker_down=run_here_if_broker_down))
 
 
-def enqueue(task, *args) -> AsyncResult:
-    """Queue the task; returns its result handle (an EagerResult when it had to run here and now)."""
+def enqueue(task, *args, run_here_if_broker_down: bool = True) -> AsyncResult | None:
+    """Queue the task; returns its result handle (an EagerResult when it had to run here and now).
+
+    With the broker down the task runs here, unless the caller says it may not wait for it (a link
+    check waits on someone else's server): then it is left to a later run and None is returned.
+    """
     if settings.CELERY_TASK_ALWAYS_EAGER:
         return task.apply(args=args)
     try:
@@ -33,6 +37,9 @@ def enqueue(task, *args) -> AsyncResult:
             return task.apply_async(args=args, retry=False, connection=connection)
     except Exception as error:  # kombu/redis raise several connection error types
         _remember_broker_state(False)
+        if not run_here_if_broker_down:
+            logger.error("Broker unavailable (%s); %s%r is left for a later run", error, task.name, args)
+            return None
         logger.error("Broker unavailable (%s); running %s%r eagerly in this process", error, task.name, args)
         return task.apply(args=args)
 
