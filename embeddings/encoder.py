@@ -171,3 +171,12 @@ def source_hash(text: str, *, model: str) -> str:
 
 def _clean(text: str) -> str:
     return " ".join(text.split())
+
+
+def model_loaded(model: str) -> bool:
+    """Whether this process holds the model in memory (a remote model counts as loaded)."""
+    try:
+        encoder = encoder_for(model)
+    except UnknownModelError:
+        return False
+    return getattr(encoder, "_model", True) is not None

@@ -8,12 +8,22 @@ import os
 
 from celery import Celery
 from celery.schedules import crontab
+from celery.signals import worker_init
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "evi_site.settings")
 
 app = Celery("evi_site")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
+
+
+@worker_init.connect
+def start_heartbeat(sender=None, **kwargs) -> None:
+    """/health/ reports how long ago a worker process was last alive (jobs.heartbeat); worker_init is sent
+    by every worker, also the test suite's in-process one (worker_ready only by the command-line worker)."""
+    from jobs.heartbeat import heartbeat_start
+
+    heartbeat_start(sender.hostname if sender is not None else "worker")
 
 app.conf.beat_schedule = {
     "validate-product-urls-nightly": {

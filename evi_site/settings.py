@@ -64,16 +64,28 @@ AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_CALLABLE = "evi_site.lockout.locked_out"
 
-# --- HTTPS: HTTPS=true when the site is only served over TLS (each setting below can be set on its own) ---
-HTTPS = env_bool("HTTPS", False)
+# --- HTTPS: HTTPS_ONLY=true when the site is only served over TLS (each setting below can be set on its
+# own; HTTPS=true is the older name of the switch) ---
+HTTPS = env_bool("HTTPS_ONLY", env_bool("HTTPS", False))
 SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", HTTPS)
 SESSION_COOKIE_SECURE = env_bool("SESSION_COOKIE_SECURE", HTTPS)
 CSRF_COOKIE_SECURE = env_bool("CSRF_COOKIE_SECURE", HTTPS)
 SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 31_536_000 if HTTPS else 0, minimum=0)
 SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", False)
-# Behind a proxy that terminates TLS and sets X-Forwarded-Proto (only then: the header is trusted blindly).
-if env_bool("SECURE_PROXY_SSL", False):
-    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", False)
+# Whether every subdomain is HTTPS-only, and whether to join the browsers' preload list, are the
+# domain owner's decisions (the two settings above), not this application's: their checks stay quiet.
+SILENCED_SYSTEM_CHECKS = [
+    *(["security.W005"] if not SECURE_HSTS_INCLUDE_SUBDOMAINS else []),
+    *(["security.W021"] if not SECURE_HSTS_PRELOAD else []),
+]
+# Behind a proxy that terminates TLS and says so in a header (X-Forwarded-Proto unless named otherwise).
+# The header is trusted blindly, so the proxy must set it on every request and strip it from clients.
+if env_bool("SECURE_PROXY_SSL", HTTPS):
+    _proxy_header = env_str("SECURE_PROXY_SSL_HEADER", "X-Forwarded-Proto")
+    if not _proxy_header.replace("-", "").isalnum():
+        raise ImproperlyConfigured("SECURE_PROXY_SSL_HEADER must be a header name such as X-Forwarded-Proto")
+    SECURE_PROXY_SSL_HEADER = ("HTTP_" + _proxy_header.upper().replace("-", "_"), "https")
 # Only our own static files run or style the pages. base.html's htmx-config keeps htmx from writing
 # inline styles (its indicator <style> and settling the style attribute), which this policy would block.
 CONTENT_SECURITY_POLICY = {

@@ -45,3 +45,10 @@ def test_it_saves_and_reindexes_eagerly_leaves_the_link_check_for_later_and_show
     assert stored.embedded_at > product.embedded_at
     for page in ("/admin/catalog/product/", "/admin/"):
         assert BANNER in client.get(page).content.decode()
+
+
+def test_it_stays_healthy_for_the_load_balancer_but_reports_redis_down(dead_redis, client):
+    response = client.get("/health/")
+    assert response.status_code == 200
+    data = response.json()
+    assert data["database"] == "ok" and data["redis"] == "unavailable" and data["worker"]["last_heartbeat_s"] is None

@@ -145,3 +145,9 @@ def test_it_moves_the_index_to_another_model_in_the_background(celery_worker, pr
     assert "op de achtergrond" in out.getvalue()
     wait_until(lambda: active_embedding_model() == E5_MODEL, timeout=60)
     assert Product.objects.get(pk=product.pk).embedding_model == E5_MODEL
+
+
+def test_it_reports_the_workers_heartbeat_and_redis_on_health(celery_worker, client):
+    data = wait_until(lambda: (lambda d: d if d["worker"]["last_heartbeat_s"] is not None else None)(client.get("/health/").json()))
+    assert data["redis"] == "ok" and 0 <= data["worker"]["last_heartbeat_s"] < 60
+    assert isinstance(data["embedding_model_loaded"], bool)

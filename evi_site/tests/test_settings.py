@@ -1,4 +1,5 @@
 import os
+import secrets
 import subprocess
 import sys
 from io import StringIO
@@ -77,8 +78,9 @@ def _deploy_warnings(**env) -> str:
     result = subprocess.run(
         [sys.executable, "manage.py", "check", "--deploy"],
         cwd=ROOT,
-        env={**{k: v for k, v in os.environ.items() if k != "DEBUG"}, "DATABASE_URL": "postgresql://u@127.0.0.1:1/x",
-             "SECRET_KEY": "k" * 60, "DEBUG": "false", "ALLOWED_HOSTS": "evi.example.nl", **env},
+        # DJANGO_ALLOW_ASYNC_UNSAFE: set by the browser tests in this process, never in deployment.
+        env={**{k: v for k, v in os.environ.items() if k not in ("DEBUG", "DJANGO_ALLOW_ASYNC_UNSAFE")}, "DATABASE_URL": "postgresql://u@127.0.0.1:1/x",
+             "SECRET_KEY": secrets.token_urlsafe(50), "DEBUG": "false", "ALLOWED_HOSTS": "evi.example.nl", **env},
         capture_output=True, text=True, timeout=60,
     )
     return result.stdout + result.stderr
@@ -87,8 +89,18 @@ def _deploy_warnings(**env) -> str:
 def test_it_switches_every_https_setting_on_with_one_variable():
     plain = _deploy_warnings()
     assert all(code in plain for code in ("security.W004", "security.W008", "security.W012", "security.W016"))
-    https = _deploy_warnings(HTTPS="true")
-    assert not any(code in https for code in ("security.W004", "security.W008", "security.W012", "security.W016")), https
+    for env in ({"HTTPS_ONLY": "true"}, {"HTTPS": "true"}):
+        https = _deploy_warnings(**env)
+        assert "System check identified no issues" in https, https
+
+
+def test_it_trusts_the_configured_proxy_header_with_https_only():
+    code = "from django.conf import settings; print(settings.SECURE_PROXY_SSL_HEADER)"
+    result = subprocess.run(
+        [sys.executable, "manage.py", "shell", "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=60,
+        env={**os.environ, "DEBUG": "true", "DATABASE_URL": "postgresql://u@127.0.0.1:1/x", "HTTPS_ONLY": "true", "SECURE_PROXY_SSL_HEADER": "X-Scheme"},
+    )
+    assert "('HTTP_X_SCHEME', 'https')" in result.stdout, result.stderr
 
 
 @pytest.mark.django_db
