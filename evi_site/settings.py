@@ -1,6 +1,7 @@
 """Settings for EVI Interventiewijzer; every deployment-specific value comes from the environment."""
 
 import os
+import re
 from pathlib import Path
 
 import dj_database_url
@@ -265,6 +266,28 @@ SEARCH_BLEND_WEIGHTS = {
 }
 SEARCH_TOP_K = env_int("SEARCH_TOP_K", 3, minimum=1, maximum=5)
 CATALOG_HOME_URL = env_str("CATALOG_HOME_URL", "https://portal.evi360.nl/products")
+
+
+# --- Rate limits per user (or address): searches and guideline questions, web and API alike ---
+RATE_LIMITS = {
+    "search": env_str("RATE_LIMIT_SEARCHES", "30/m"),
+    "question": env_str("RATE_LIMIT_QUESTIONS", "30/m"),
+}
+for _group, _rate in RATE_LIMITS.items():
+    if not re.fullmatch(r"\d+/\d*[smhd]", _rate):
+        raise ImproperlyConfigured(f"RATE_LIMIT for {_group} must look like 30/m (count per s, m, h or d), not {_rate!r}")
+RATELIMIT_USE_CACHE = "ratelimit"
+RATELIMIT_FAIL_OPEN = True  # Redis away: no limits, but the search works (degraded mode)
+CACHES = {
+    "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
+    "ratelimit": {
+        "BACKEND": "django_redis.cache.RedisCache",
+        "LOCATION": REDIS_URL,
+        "KEY_PREFIX": "evi-ratelimit",
+        "OPTIONS": {"SOCKET_CONNECT_TIMEOUT": 0.25, "SOCKET_TIMEOUT": 0.25, "IGNORE_EXCEPTIONS": True},
+    },
+}
+DJANGO_REDIS_LOG_IGNORED_EXCEPTIONS = True
 
 # --- URL validation ---
 # `host` or `host:port` entries the link checker may fetch although they resolve to a non-public

@@ -18,6 +18,7 @@ from search.answers import guideline_answer
 from search.models import ApiToken
 from search.pipeline.errors import SearchInputError
 from search.pipeline.request import MAX_TOP_K, MODES, SearchRequest
+from search.ratelimits import RateLimited, rate_limit_check
 from search.serializers import answer_json, outcome_json
 from search.services import search_perform
 
@@ -42,6 +43,13 @@ api = NinjaAPI(
     # The interactive docs and the schema are for logged-in users, not for anyone who finds the host.
     docs_decorator=login_required,
 )
+
+
+@api.exception_handler(RateLimited)
+def too_many(request, error: RateLimited):
+    response = api.create_response(request, {"detail": error.message}, status=429)
+    response["Retry-After"] = str(error.retry_after_s)
+    return response
 
 
 @api.exception_handler(SearchInputError)
@@ -83,6 +91,7 @@ def http_error(request, error: HttpError):
 # Situations and questions are health data: they travel in POST bodies, never in a URL (access logs).
 @api.post("/recommendations", summary="Interventie-aanbevelingen voor een situatie")
 def recommendations(request, payload: RecommendationsIn):
+    rate_limit_check(request, group="search")
     top_k = str(payload.top_k if payload.top_k is not None else settings.SEARCH_TOP_K)
     if payload.mode not in MODES:
         raise SearchInputError(f"Onbekende modus '{payload.mode}'; kies uit {', '.join(MODES)}.")
@@ -98,4 +107,5 @@ def recommendations(request, payload: RecommendationsIn):
 
 @api.post("/guidelines/answer", summary="Antwoord op een richtlijnvraag, met bronnen")
 def guidelines_answer(request, payload: QuestionIn):
+    rate_limit_check(request, group="question")
     return answer_json(guideline_answer(payload.question))

@@ -30,6 +30,7 @@ from search.presentation import (
     sources_of,
     vote_state,
 )
+from search.ratelimits import RateLimited, rate_limit_check
 from search.selectors import chunk_with_document, search_of_user
 from search.serializers import stored_search_json
 from search.services import (
@@ -80,16 +81,21 @@ def _own_search(request, search_id: int) -> SearchLog:
 def search_new(request):
     form = SearchForm(request.POST if request.method == "POST" else None)
     context = {"form": form}
+    limited = None
     if form.is_valid():
         try:
+            rate_limit_check(request, group="search")
             outcome = search_perform(request=form.search_request(), user=request.user)
+        except RateLimited as error:
+            limited = error
+            form.add_error("situatie", error.message)
         except SearchInputError as error:
             form.add_error("situatie", str(error))
         else:
             log = _own_search(request, outcome.search_id)
             context.update(results=results_build(log=log, outcome=outcome), names=Names.from_data(form.cleaned_data))
-    status = INVALID if form.errors else 200
-    return _render(request, "search/new.html", "search/_search_area.html", context, status=status)
+    status = 429 if limited else INVALID if form.errors else 200
+    return _with_retry_after(_render(request, "search/new.html", "search/_search_area.html", context, status=status), limited)
 
 
 @specialist_required
@@ -174,15 +180,27 @@ def guidelines_answer(request):
 def _answer_page(request, *, partial: str, generate: bool, follow_up: bool) -> HttpResponse:
     form = QuestionForm(request.POST if request.method == "POST" else None)
     context = {"form": form, "answer": None, "follow_up": False}
+    limited = None
     if form.is_valid():
         try:
+            if not generate:  # the generated follow-up belongs to a question already counted
+                rate_limit_check(request, group="question")
             context["answer"] = guideline_answer(form.cleaned_data["q"], generate=generate)
+        except RateLimited as error:
+            limited = error
+            form.add_error("q", error.message)
         except SearchInputError as error:
             form.add_error("q", str(error))
         else:
             context["follow_up"] = follow_up
-    status = INVALID if form.errors else 200
-    return _render(request, "search/guidelines.html", partial, context, status=status)
+    status = 429 if limited else INVALID if form.errors else 200
+    return _with_retry_after(_render(request, "search/guidelines.html", partial, context, status=status), limited)
+
+
+def _with_retry_after(response: HttpResponse, limited: RateLimited | None) -> HttpResponse:
+    if limited:
+        response["Retry-After"] = str(limited.retry_after_s)
+    return response
 
 
 @specialist_required

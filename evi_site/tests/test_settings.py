@@ -55,6 +55,8 @@ def _load_settings(**env) -> subprocess.CompletedProcess:
         ({"DEBUG": "true", "RANKER": "llm"}, "RANKER=llm needs LLM_API_KEY"),
         ({"DEBUG": "true", "DATABASE_URL": "mysql://x"}, "DATABASE_URL must be a postgresql"),
         ({"DEBUG": "true", "LLM_TIMEOUT_S": "snel"}, "LLM_TIMEOUT_S must be a number"),
+        ({"DEBUG": "true", "RATE_LIMIT_SEARCHES": "veel"}, "must look like 30/m"),
+        ({"DEBUG": "true", "HNSW_EF_SEARCH": "40"}, "HNSW_EF_SEARCH (40) must be at least SEARCH_CANDIDATES"),
     ],
 )
 def test_it_refuses_to_start_with_bad_settings(env, message):
