@@ -2,7 +2,8 @@
 # Load test of the search API on this machine: wrk (Debian package `wrk`) sends the judged
 # situations in turn to POST /api/recommendations (JSON body) with a bearer token.
 #   usage: scripts/loadtest.sh TOKEN [BASE_URL] [CONNECTIONS] [DURATION]
-# Start the server first (make run, or gunicorn evi_site.wsgi), and create a token with
+# Start the server first (make run, or gunicorn evi_site.wsgi) with the per-user rate limit lifted,
+# since every request comes from one token: RATE_LIMIT_SEARCHES=1000000/m. Create a token with
 #   .venv/bin/python manage.py create_api_token specialist
 set -euo pipefail
 token=${1:?usage: scripts/loadtest.sh TOKEN [BASE_URL] [CONNECTIONS] [DURATION]}
