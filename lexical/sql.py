@@ -43,7 +43,8 @@ class FieldWeights:
 
 
 def bm25_cte(name: str, *, table: str, weights: FieldWeights, where: str = "TRUE", shortlist: int = 0) -> str:
-    """CTEs `<name>_df`, `<name>_stats`, `<name>_norm`, `<name>_match`, `<name>_tf`… and `<name>` (id, score, matched_terms, coverage).
+    """CTEs `<name>_stats`, `<name>_df`, `<name>_norm`, `<name>_match`, `<name>_lexemes`, `<name>_tf_score`,
+    `<name>_matched` and `<name>` (id, score, matched_terms, coverage).
 
     Needs TERMS_CTE before it and the parameters of `bm25_params(name, table, where)`; `where`
     filters the table's rows (alias x). Term frequencies need each matching row's tsvector
@@ -63,35 +64,38 @@ def bm25_cte(name: str, *, table: str, weights: FieldWeights, where: str = "TRUE
 {name}_scored_match AS MATERIALIZED (
     -- Each shortlisted row tested against every term (OFFSET 0 keeps the planner from answering
     -- this with index scans over all rows that match a common term).
-    SELECT r.id, d.lexeme, d.weight * ln(1 + (s.n - d.df + 0.5) / (d.df + 0.5)) AS widf
+    SELECT r.id, d.lexeme, d.weight * d.idf AS widf
     FROM (SELECT x.id, x.search_vector FROM {name}_shortlist sl JOIN {table} x ON x.id = sl.id OFFSET 0) r
     CROSS JOIN {name}_df d
-    CROSS JOIN {name}_stats s
     WHERE d.df > 0 AND r.search_vector @@ d.tq
 )"""
         if shortlist
         else ""
     )
     scored_match = f"{name}_scored_match" if shortlist else f"{name}_match"
+    # Without a shortlist every term lists its matches; with one, only the terms within the budget.
+    listed_only = "AND d.listed" if shortlist else ""
     return f"""
-{name}_df AS MATERIALIZED (
-    SELECT t.lexeme, t.weight, t.own, t.tq, coalesce(d.df, 0) AS df, t.lexeme = ANY(%({name}_listed)s::text[]) AS listed
-    FROM query_terms t
-    LEFT JOIN unnest(%({name}_df_lexemes)s::text[], %({name}_df_counts)s::bigint[]) AS d(lexeme, df) ON d.lexeme = t.lexeme
-),
 {name}_stats AS MATERIALIZED (
     SELECT %({name}_n)s::float AS n, %({name}_avgdl)s::float AS avgdl
 ),
+{name}_df AS MATERIALIZED (
+    SELECT f.*, ln(1 + (s.n - f.df + 0.5) / (f.df + 0.5)) AS idf
+    FROM (
+        SELECT t.lexeme, t.weight, t.own, t.tq, coalesce(d.df, 0) AS df, t.lexeme = ANY(%({name}_listed)s::text[]) AS listed
+        FROM query_terms t
+        LEFT JOIN unnest(%({name}_df_lexemes)s::text[], %({name}_df_counts)s::bigint[]) AS d(lexeme, df) ON d.lexeme = t.lexeme
+    ) f
+    CROSS JOIN {name}_stats s
+),
 {name}_norm AS MATERIALIZED (
-    SELECT greatest(sum(ln(1 + (s.n - d.df + 0.5) / (d.df + 0.5))), 1e-9) AS own_idf
-    FROM {name}_df d CROSS JOIN {name}_stats s WHERE d.own
+    SELECT greatest(sum(d.idf), 1e-9) AS own_idf FROM {name}_df d WHERE d.own
 ),
 {name}_match AS MATERIALIZED (
-    SELECT x.id, d.lexeme, d.weight * ln(1 + (s.n - d.df + 0.5) / (d.df + 0.5)) AS widf
+    SELECT x.id, d.lexeme, d.weight * d.idf AS widf
     FROM {name}_df d
     JOIN {table} x ON x.search_vector @@ d.tq AND ({where})
-    CROSS JOIN {name}_stats s
-    WHERE d.df > 0 AND d.listed
+    WHERE d.df > 0 {listed_only}
 ){shortlist_cte},
 {name}_lexemes AS MATERIALIZED (
     -- Each scored row's tsvector unnested once, kept where a stored lexeme starts with one of the
@@ -113,13 +117,12 @@ def bm25_cte(name: str, *, table: str, weights: FieldWeights, where: str = "TRUE
     -- row estimates would lead the planner into a nested loop.
     SELECT t.id, sum(t.widf * t.f * {K1 + 1} / (t.f + {K1} * (1 - {B} + {B} * length(x.search_vector) / s.avgdl))) AS score
     FROM (
-        SELECT l.id, d.weight * ln(1 + (s.n - d.df + 0.5) / (d.df + 0.5)) AS widf,
+        SELECT l.id, d.weight * d.idf AS widf,
                sum(CASE w WHEN 'A' THEN {weights.a} WHEN 'B' THEN {weights.b} WHEN 'C' THEN {weights.c} ELSE {weights.d} END) AS f
         FROM {name}_lexemes l
         JOIN {name}_df d ON d.lexeme = l.term AND d.df > 0
-        CROSS JOIN {name}_stats s
         CROSS JOIN LATERAL unnest(l.weights) AS w
-        GROUP BY l.id, l.term, d.weight, d.df, s.n
+        GROUP BY l.id, l.term, d.weight, d.idf
     ) t
     JOIN {table} x ON x.id = t.id
     CROSS JOIN {name}_stats s

@@ -23,9 +23,9 @@ TEXTS = [
 ]
 
 
-def _scores(query: str) -> dict[int, tuple[float, int]]:
+def _scores(query: str, *, shortlist: int = 2) -> dict[int, tuple[float, int]]:
     terms = query_terms(query, synonyms=False)
-    cte = bm25_cte("probe", table="scale_probe", weights=FieldWeights(a=1, b=1), shortlist=2)
+    cte = bm25_cte("probe", table="scale_probe", weights=FieldWeights(a=1, b=1), shortlist=shortlist)
     with connection.cursor() as cursor:
         cursor.execute(f"WITH {TERMS_CTE}, {cte} SELECT id, score, matched_terms FROM probe", {**terms.params(), **bm25_params("probe", terms=terms, table="scale_probe")})
         return {row[0]: (round(row[1], 9), row[2]) for row in cursor.fetchall()}
@@ -49,6 +49,12 @@ def test_it_shortlists_from_the_rarer_terms_and_still_scores_every_term(probe_ta
     budgeted = _scores(query)
     assert set(budgeted) == set(exact) == {1, 2}
     assert budgeted == exact  # "werknemer" still counts in the score of row 2
+
+
+def test_it_lists_every_terms_matches_without_a_shortlist(probe_table, monkeypatch):
+    exact = _scores("werknemer met rugklachten", shortlist=0)
+    monkeypatch.setattr(lexical_sql, "SHORTLIST_MATCH_BUDGET", 1)  # the budget only bounds shortlists
+    assert _scores("werknemer met rugklachten", shortlist=0) == exact and set(exact) == {1, 2, 3, 4, 5, 6}
 
 
 def test_it_caches_corpus_statistics_until_the_index_changes(probe_table):

@@ -90,12 +90,11 @@ class Command(BaseCommand):
                 embedding=(moved / np.linalg.norm(moved)).tolist(),
                 **{name: getattr(original, name) for name in copied},
             )
-            variant.original_id = original.id
             rows.append(variant)
         with transaction.atomic():
             for start in tqdm(range(0, len(rows), BATCH), desc="Producten", unit="batch"):
                 Product.objects.bulk_create(rows[start : start + BATCH])
-            pairs = [(variant.id, variant.original_id) for variant in rows]
+            pairs = [(variant.id, base[number % len(base)].id) for number, variant in enumerate(rows)]
             with connection.cursor() as cursor:
                 cursor.execute("CREATE TEMP TABLE scale_variant (id bigint, original_id bigint)")
                 with cursor.copy("COPY scale_variant (id, original_id) FROM STDIN") as copy:
