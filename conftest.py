@@ -73,8 +73,31 @@ def colleague(db, django_user_model):
 
 
 @pytest.fixture
+def owner_client(client, owner):
+    client.force_login(owner)
+    return client
+
+
+@pytest.fixture
 def staff(db, django_user_model):
     return django_user_model.objects.create_user(username="carol", password="password-carol", is_staff=True, is_superuser=True)
+
+
+@pytest.fixture
+def browser():
+    """Debian's Chromium through Playwright, for the tests marked `browser` (evi_site.tests.browser)."""
+    from django.db import connections
+    from playwright.sync_api import sync_playwright
+
+    from evi_site.tests.browser import CHROMIUM, CHROMIUM_ARGS
+
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield chromium
+        chromium.close()
+        # Inside Playwright's event loop Django hands this thread a separate connection; close it here,
+        # or it outlives the test and blocks dropping the test database.
+        connections.close_all()
 
 
 @dataclass

@@ -21,8 +21,10 @@ ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ("localhost", "127.0.0.1", "[::1]"))
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS")
 
 INSTALLED_APPS = [
-    # Before django.contrib.admin, so catalog/templates/admin/base_site.html (the broker banner) wins.
+    # Before django.contrib.admin, so their admin templates win: catalog/templates/admin/base_site.html
+    # (the broker banner) and insight/templates/admin/index.html (the link to the insight page).
     "catalog",
+    "insight",
     "django.contrib.admin",
     "django.contrib.auth",
     "django.contrib.contenttypes",

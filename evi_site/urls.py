@@ -11,5 +11,6 @@ urlpatterns = [
     path("api/", api.urls),
     path("inloggen/", auth_views.LoginView.as_view(redirect_authenticated_user=True), name="login"),
     path("uitloggen/", auth_views.LogoutView.as_view(), name="logout"),
+    path("inzicht/", include("insight.urls")),
     path("", include("search.urls")),
 ]

@@ -5,7 +5,7 @@ import ast
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-PACKAGES = ("catalog", "demo", "embeddings", "evi_site", "guidelines", "indexing", "jobs", "lexical", "search")
+PACKAGES = ("catalog", "demo", "embeddings", "evi_site", "guidelines", "indexing", "insight", "jobs", "lexical", "search")
 
 
 def _modules() -> dict[str, Path]:

@@ -5,68 +5,21 @@ It also saves screenshots under test-output/screenshots/; copy one of each to do
 when the UI changes (a test run never modifies tracked files).
 """
 
-import os
 from pathlib import Path
 
 import pytest
-from django.db import connections
 
-os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"  # Playwright's sync API runs an event loop in this thread
+from evi_site.tests.browser import BROWSER_TEST, log_in, screenshot
 
-ROOT = Path(__file__).resolve().parents[2]
-SCREENSHOTS = ROOT / "test-output" / "screenshots"
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = [
-    "--headless=new",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
 SITUATION = "Werknemer met burn-out klachten, 6 maanden verzuim, management functie"
 SECTIONS = ("Voordelen voor Jan", "Voordelen voor Acme BV", "Ondersteunende Nederlandse Richtlijnen", "Details & Boekingsinformatie")
 
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="Debian's chromium is not installed (.ci/run installs it)"),
-]
-
-
-@pytest.fixture
-def browser():
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield browser
-        browser.close()
-        # Inside Playwright's event loop Django hands this thread a separate connection; close it here,
-        # or it outlives the test and blocks dropping the test database.
-        connections.close_all()
+pytestmark = BROWSER_TEST
 
 
 @pytest.fixture
 def specialist(demo_data, django_user_model):
     return django_user_model.objects.create_user(username="specialist-test", password="browser-test-pass-1")
-
-
-def _screenshot(page, name: str, *, full_page: bool = True) -> None:
-    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    path = SCREENSHOTS / name
-    page.screenshot(path=str(path), full_page=full_page)
-
-
-def _log_in(page, url: str) -> None:
-    from playwright.sync_api import expect
-
-    page.goto(url)
-    expect(page.get_by_role("heading", name="Inloggen")).to_be_visible()
-    page.get_by_label("Gebruikersnaam").fill("specialist-test")
-    page.get_by_label("Wachtwoord").fill("browser-test-pass-1")
-    page.get_by_role("button", name="Inloggen").click()
-    expect(page.get_by_role("heading", name="Nieuwe zoekvraag")).to_be_visible()
 
 
 def _search(page) -> None:
@@ -83,8 +36,8 @@ def test_it_walks_a_specialist_from_situation_to_vote_and_export(live_server, br
     page = browser.new_page(viewport={"width": 1280, "height": 900}, locale="nl-NL", accept_downloads=True)
     blocked = []  # the Content-Security-Policy must not block anything the pages need
     page.on("console", lambda message: blocked.append(message.text) if "Content Security Policy" in message.text else None)
-    _log_in(page, live_server.url + "/")
-    _screenshot(page, "zoekpagina-1280.png")
+    log_in(page, live_server.url + "/", username="specialist-test", password="browser-test-pass-1")
+    screenshot(page, "zoekpagina-1280.png")
 
     page.evaluate("window.sameDocument = true")  # lost if the browser loads a new page
     _search(page)
@@ -111,10 +64,10 @@ def test_it_walks_a_specialist_from_situation_to_vote_and_export(live_server, br
     expect(first.get_by_role("button", name="Bruikbaar", exact=True)).to_have_attribute("aria-pressed", "true")
     assert page.evaluate("window.sameDocument") is True
     assert blocked == [], blocked
-    _screenshot(page, "resultaten-1280-volledig.png")
+    screenshot(page, "resultaten-1280-volledig.png")
     page.set_viewport_size({"width": 1280, "height": 1500})
     page.evaluate("window.scrollTo(0, 0)")
-    _screenshot(page, "resultaten-1280.png", full_page=False)
+    screenshot(page, "resultaten-1280.png", full_page=False)
 
     with page.expect_download() as download_info:
         page.get_by_role("button", name="Exporteer als Markdown").click()
@@ -131,12 +84,12 @@ def test_it_walks_a_specialist_from_situation_to_vote_and_export(live_server, br
     expect(reopened.get_by_role("button", name="Niet bruikbaar")).to_have_attribute("aria-pressed", "false")
 
     page.set_viewport_size({"width": 768, "height": 1000})
-    _screenshot(page, "resultaten-768.png")
+    screenshot(page, "resultaten-768.png")
     page.goto(live_server.url + "/")
-    _screenshot(page, "zoekpagina-768.png")
+    screenshot(page, "zoekpagina-768.png")
 
     plain = browser.new_page(viewport={"width": 1280, "height": 900}, java_script_enabled=False)
-    _log_in(plain, live_server.url + "/")
+    log_in(plain, live_server.url + "/", username="specialist-test", password="browser-test-pass-1")
     _search(plain)
     expect(plain.get_by_role("heading", name="Werknemergerichte interventies voor Jan")).to_be_visible()
     plain.get_by_role("link", name="Vaste link naar dit advies").click()
@@ -158,7 +111,7 @@ def test_it_answers_a_guideline_question_without_putting_it_in_the_url(live_serv
 
     for javascript in (True, False):
         page = browser.new_page(viewport={"width": 1280, "height": 900}, java_script_enabled=javascript)
-        _log_in(page, live_server.url + "/")
+        log_in(page, live_server.url + "/", username="specialist-test", password="browser-test-pass-1")
         page.goto(live_server.url + "/richtlijnen/")
         page.get_by_label("Uw vraag over de richtlijnen").fill("Wat moet er in het plan van aanpak staan?")
         page.get_by_role("button", name="Vraag stellen").click()
@@ -166,3 +119,42 @@ def test_it_answers_a_guideline_question_without_putting_it_in_the_url(live_serv
         expect(page.get_by_role("heading", name="Bronnen")).to_be_visible()
         assert page.url == live_server.url + "/richtlijnen/", page.url
         page.close()
+
+
+@pytest.mark.parametrize("with_llm", [False, True], ids=["offline", "fake-llm"])
+def test_it_streams_the_answer_on_the_richtlijnen_page(live_server, browser, specialist, settings, httpserver, with_llm):
+    """The answer arrives as Server-Sent Events and ends in the validated answer with its sources, with and without an LLM."""
+    import json
+
+    from playwright.sync_api import expect
+
+    if with_llm:
+        settings.LLM_API_KEY, settings.LLM_BASE_URL, settings.LLM_MODEL = "test-key", httpserver.url_for("/v1"), "fake"
+        pieces = ["Het plan van aanpak ", "wordt uiterlijk in week 8 ", "opgesteld [1]."]
+        body = "".join(
+            "data: " + json.dumps({"id": "c", "object": "chat.completion.chunk", "created": 0, "model": "fake",
+                                   "choices": [{"index": 0, "delta": {"content": p}, "finish_reason": None}]}) + "\n\n"
+            for p in pieces
+        ) + "data: [DONE]\n\n"
+        httpserver.expect_request("/v1/chat/completions").respond_with_data(body, content_type="text/event-stream")
+    else:
+        settings.LLM_API_KEY = ""
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    log_in(page, live_server.url + "/", username="specialist-test", password="browser-test-pass-1")
+    page.goto(live_server.url + "/richtlijnen/")
+    page.get_by_label("Uw vraag over de richtlijnen").fill("Wanneer moet het plan van aanpak klaar zijn?")
+    with page.expect_response(lambda response: "/richtlijnen/stroom/" in response.url) as streamed:
+        page.get_by_role("button", name="Vraag stellen").click()
+    assert streamed.value.headers["content-type"].startswith("text/event-stream")
+    assert "plan" not in streamed.value.url
+    answer = page.locator("#antwoord")
+    expect(answer.get_by_role("heading", name="Bronnen")).to_be_visible()
+    expect(answer.locator(".answer-streaming")).to_have_count(0)  # the final panel replaced the streamed text
+    if with_llm:
+        expect(answer).to_contain_text("uiterlijk in week 8 opgesteld [1].")
+        expect(answer).to_contain_text("Opgesteld door een taalmodel")
+        expect(answer.locator('.answer-text a[href="#bron-1"]')).to_be_visible()
+    else:
+        expect(answer).to_contain_text("Volgens de richtlijnen")
+    screenshot(page, f"richtlijnen-stream-{'llm' if with_llm else 'offline'}.png")
+    page.close()
