@@ -3,20 +3,21 @@
 Passages come from search.pipeline.passages (BM25F and vector kNN fused by rank, with the evidence
 to abstain when the corpus does not answer the question). Offline the answer is
 extractive: the most relevant sentences of the best passages, quoted with document and
-section. With an LLM configured the answer is generated from those passages only, and every
-citation it makes must point at one of them; otherwise we fall back to the extractive answer.
+section. With an LLM configured the answer is generated (and streamed) from those passages only, and
+every citation it makes must point at one of them; otherwise we fall back to the extractive answer.
 """
 
 import logging
 import re
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from django.conf import settings
 
 from lexical.terms import prefix_stems
 from lexical.thesaurus import expand_for_lexical
-from search.pipeline.llm_client import LLMError, chat_json, llm_configured
+from search.pipeline.llm_client import LLMError, chat_stream, llm_configured
 from search.pipeline.passages import passages_retrieve
 from search.pipeline.request import validate_query
 from search.pipeline.types import CitedChunk
@@ -26,6 +27,7 @@ logger = logging.getLogger(__name__)
 PASSAGES = 4
 CITED = 3
 MIN_CITATIONS = 2
+MAX_ANSWER_CHARS = 4000
 NO_ANSWER = "Geen passende richtlijn of wettekst gevonden voor deze vraag."
 _SENTENCE = re.compile(r"(?<=[.;!?])\s+(?=[A-Z0-9(])")
 _STOP = frozenset({"werkgever", "werknemer", "moet", "moeten", "wordt", "worden", "welke", "wanneer", "binnen", "bij", "voor", "door", "deze", "zijn", "heeft", "hebben", "over", "naar"})
@@ -38,6 +40,7 @@ class Answer:
     citations: list[CitedChunk] = field(default_factory=list)
     generated: bool = False
     fallback_reason: str = ""
+    documents_considered: list[dict] = field(default_factory=list)
     timings_ms: dict[str, float] = field(default_factory=dict)
 
 
@@ -65,48 +68,107 @@ def extractive_answer(question: str, passages: list[CitedChunk]) -> str:
 LLM_SYSTEM = (
     "Je beantwoordt vragen van Nederlandse arbeidsdeskundigen en casemanagers uitsluitend op basis van de "
     "meegegeven genummerde passages. Verzin niets; staat het antwoord er niet in, zeg dat dan. Antwoord in het "
-    'Nederlands met JSON: {"answer": "antwoord met verwijzingen als [1]", "citations": [nummers van de gebruikte passages]}.'
+    "Nederlands in gewone tekst (geen JSON, geen opmaak), kort en zakelijk, en verwijs na elke bewering naar de "
+    "passage waarop zij steunt met haar nummer tussen vierkante haken, zoals [1] of [2]."
 )
+STREAM_PIECE_WORDS = 6  # the offline answer streams in pieces of a few words, like a generated one
+_MARKER = re.compile(r"\[(\d{1,2})\]")
+
+
+@dataclass
+class AnswerPiece:
+    """A piece of the answer text as it is written (streamed before the final Answer)."""
+
+    text: str
 
 
 def guideline_answer(question: str, *, generate: bool | None = None) -> Answer:
     """Answer a guideline question with at least two citations when the corpus allows.
 
-    generate=None uses the LLM when one is configured; False gives the instant extractive answer
-    (the web page shows that first and then fetches the generated one).
+    generate=None uses the LLM when one is configured; False gives the instant extractive answer.
+    """
+    *_, answer = guideline_answer_stream(question, generate=generate)
+    return answer
+
+
+def guideline_answer_stream(question: str, *, generate: bool | None = None) -> Iterator[AnswerPiece | Answer]:
+    """The answer as it is written: text pieces, then the final, validated Answer (always the last item).
+
+    The question is checked and the passages retrieved before this returns, so bad input raises
+    SearchInputError here and not halfway through a stream. The pieces of a generated answer are
+    shown as they come; the final Answer is what counts: its text has only citation markers that
+    point at a passage it cites, or it is the extractive answer when the LLM failed on the way.
     """
     started = time.perf_counter()
     question = validate_query(question)
     retrieval = passages_retrieve(question)
     retrieved_ms = round((time.perf_counter() - started) * 1000, 2)
     relevant = retrieval.best(PASSAGES) if retrieval.answers_question else []
+    considered = retrieval.documents_considered
     if not relevant:
-        return Answer(question, NO_ANSWER, [], timings_ms={"retrieve": retrieved_ms, "total": retrieved_ms})
-    answer = Answer(question, extractive_answer(question, relevant[:CITED]), relevant[:CITED])
+        answer = Answer(question, NO_ANSWER, [], documents_considered=considered, timings_ms={"retrieve": retrieved_ms, "total": retrieved_ms})
+        return iter([AnswerPiece(NO_ANSWER), answer])
+    answer = Answer(question, extractive_answer(question, relevant[:CITED]), relevant[:CITED], documents_considered=considered)
     wants_generation = llm_configured() if generate is None else generate
-    if wants_generation and llm_configured():
-        _generate(answer, relevant)
+    pieces = _generated(answer, relevant) if wants_generation and llm_configured() else _extractive_pieces(answer)
+    return _timed(pieces, answer, started, retrieved_ms)
+
+
+def _timed(pieces: Iterator[AnswerPiece], answer: Answer, started: float, retrieved_ms: float) -> Iterator[AnswerPiece | Answer]:
+    yield from pieces
     answer.timings_ms = {"retrieve": retrieved_ms, "total": round((time.perf_counter() - started) * 1000, 2)}
-    return answer
+    yield answer
 
 
-def _generate(answer: Answer, passages: list[CitedChunk]) -> None:
-    """Replace the extractive answer by a generated one whose citations all point at offered passages."""
+def _extractive_pieces(answer: Answer) -> Iterator[AnswerPiece]:
+    words = re.split(r"(\s+)", answer.answer)
+    step = STREAM_PIECE_WORDS * 2  # words and the whitespace between them
+    for start in range(0, len(words), step):
+        yield AnswerPiece("".join(words[start : start + step]))
+
+
+def _generated(answer: Answer, passages: list[CitedChunk]) -> Iterator[AnswerPiece]:
+    """Stream a generated answer, then keep it only when its citations all point at offered passages."""
     numbered = "\n\n".join(f"[{n}] {p.document_title} — {p.section}\n{p.content}" for n, p in enumerate(passages, start=1))
+    written: list[str] = []
     try:
-        data = chat_json(system=LLM_SYSTEM, user=f"Vraag: {answer.question}\n\nPassages:\n{numbered}", timeout=settings.LLM_TIMEOUT_S)
-        text = data.get("answer")
-        cited = [int(n) for n in data.get("citations", []) if str(n).isdigit() and 1 <= int(n) <= len(passages)]
-    except (LLMError, TypeError, ValueError) as error:
+        for piece in chat_stream(
+            system=LLM_SYSTEM, user=f"Vraag: {answer.question}\n\nPassages:\n{numbered}", timeout=settings.LLM_TIMEOUT_S, use="answers"
+        ):
+            written.append(piece)
+            if sum(map(len, written)) > MAX_ANSWER_CHARS:
+                raise LLMError(f"answer longer than {MAX_ANSWER_CHARS} characters")
+            yield AnswerPiece(piece)
+    except LLMError as error:
         answer.fallback_reason = f"llm: {error}"
         return
-    if not isinstance(text, str) or not text.strip() or not cited:
+    text, cited = renumbered("".join(written), len(passages))
+    if not text or not cited:
         answer.fallback_reason = "llm: answer without valid citations"
         return
-    citations = [passages[n - 1] for n in dict.fromkeys(cited)]
+    citations = [passages[n - 1] for n in cited]
     for extra in passages:
         if len(citations) >= MIN_CITATIONS:
             break
         if extra not in citations:
             citations.append(extra)
-    answer.answer, answer.citations, answer.generated = text.strip()[:4000], citations, True
+    for passage in passages:
+        passage.used_in_prompt = True
+    answer.answer, answer.citations, answer.generated = text, citations, True
+
+
+def renumbered(text: str, offered: int) -> tuple[str, list[int]]:
+    """The text with its markers renumbered in order of first use, markers to passages not offered
+    removed, and the offered passage numbers it cites in that order."""
+    cited: list[int] = []
+
+    def replace(match: re.Match) -> str:
+        number = int(match[1])
+        if not 1 <= number <= offered:
+            return ""
+        if number not in cited:
+            cited.append(number)
+        return f"[{cited.index(number) + 1}]"
+
+    cleaned = _MARKER.sub(replace, text.strip())
+    return re.sub(r"[ \t]+([.,;:])", r"\1", cleaned).strip(), cited

@@ -98,7 +98,9 @@ def evaluate(queries: list[JudgedQuery], modes: list[str], *, details: bool = Fa
         timings = {stage: [] for stage in STAGES}
         per_query[mode] = []
         for judged in queries:
-            outcome = search_run(SearchRequest(query=judged.query, mode=mode, top_k=3))
+            base, _, variant = mode.partition("+")
+            multi_query = {"multi": True, "single": False}.get(variant, settings.SEARCH_MULTI_QUERY)
+            outcome = search_run(SearchRequest(query=judged.query, mode=base, top_k=3, multi_query=multi_query))
             names = [item.product.name for item in outcome.recommendations]
             ndcg.append(ndcg_at_3(names, judged.rel, judged.expect_empty))
             if judged.expect_empty or not judged.rel:

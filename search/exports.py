@@ -27,6 +27,10 @@ def search_markdown(results: Results, *, names: Names) -> str:
         lines += ["## Overweeg eventueel ook", ""]
         for card in results.more:
             lines += _card(card, names)
+    if results.workplace:
+        lines += [f"## Preventieve/Werkplek Oplossingen voor {names.company_label}", ""]
+        for card in results.workplace:
+            lines += _card(card, names)
     lines.append("_Opgesteld met de EVI Interventiewijzer. Richtlijnen gemarkeerd als samenvatting zijn eigen samenvattingen, geen originele brontekst._")
     return "\n".join(lines) + "\n"
 
@@ -42,11 +46,20 @@ def _card(card: Card, names: Names) -> list[str]:
             summary = " (samenvatting)" if citation.is_summary else ""
             url = f" — {citation.url}" if citation.url else ""
             lines.append(f"- {citation.document_title}{section} ({citation.source}){summary}{url}")
+            lines.append(f"  - {_provenance(citation)}")
     else:
         lines.append("- Geen passende richtlijnpassage gevonden.")
     note = f" {card.link.note}" if card.link.note else ""
     lines += ["", f"**Details & Boekingsinformatie:** {card.link.url}{note}", ""]
     return lines
+
+
+def _provenance(citation) -> str:
+    """Where the passage was read and which text it was, so a reader can check it has not changed since."""
+    read = f"gelezen {timezone.localtime(citation.retrieved_at):%d-%m-%Y %H:%M}" if citation.retrieved_at else "leesmoment niet vastgelegd"
+    fingerprint = f"sha256 {citation.content_sha256}" if citation.content_sha256 else "sha256 niet vastgelegd"
+    shown = "ja" if citation.used_in_prompt else "nee"
+    return f"Passage {citation.chunk_id}; {read}; {fingerprint}; aan taalmodel getoond: {shown}"
 
 
 def _one_line(text: str) -> str:

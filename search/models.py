@@ -62,6 +62,7 @@ class SearchLog(models.Model):
     budget_note = models.CharField("budgetnotitie", max_length=200, blank=True)
     message = models.CharField("melding", max_length=300, blank=True)
     timings_ms = models.JSONField("tijden (ms)", default=dict, blank=True)
+    retrieval = models.JSONField("ophalen (deelvragen, beoordeling, herschrijvingen)", default=dict, blank=True)
     # What the specialist filled in next to the text (role, sector, duration, budget), so the
     # search can be replayed with other parameters when its votes are learned from.
     request_fields = models.JSONField("velden van het formulier", default=dict, blank=True)
@@ -85,7 +86,12 @@ class SearchLog(models.Model):
 
 
 class Recommendation(models.Model):
+    class Section(models.TextChoices):
+        ADVICE = "advies", "Werknemergerichte interventies"
+        WORKPLACE = "werkplek", "Preventieve/Werkplek oplossingen"
+
     search = models.ForeignKey(SearchLog, on_delete=models.CASCADE, related_name="recommendations")
+    section = models.CharField("onderdeel", max_length=10, choices=Section.choices, default=Section.ADVICE)
     product = models.ForeignKey(Product, on_delete=models.SET_NULL, null=True, related_name="recommendations")
     product_name = models.CharField("product", max_length=200)
     rank = models.PositiveSmallIntegerField("positie")
@@ -103,9 +109,9 @@ class Recommendation(models.Model):
     class Meta:
         verbose_name = "aanbeveling"
         verbose_name_plural = "aanbevelingen"
-        ordering = ["search", "rank"]
+        ordering = ["search", "section", "rank"]
         constraints = [
-            models.UniqueConstraint(fields=["search", "rank"], name="recommendation_unique_rank"),
+            models.UniqueConstraint(fields=["search", "section", "rank"], name="recommendation_unique_rank"),
             models.UniqueConstraint(fields=["search", "product"], name="recommendation_unique_product"),
         ]
 
@@ -124,6 +130,11 @@ class Citation(models.Model):
     source = models.CharField("bron", max_length=100)
     section = models.CharField("sectie", max_length=500, blank=True)
     url = models.URLField(max_length=500, blank=True)
+    # Provenance: when the search read the passage, which text it was (a later edit gives another
+    # hash), and whether an LLM was shown it. Empty for citations stored before these were kept.
+    retrieved_at = models.DateTimeField("gelezen op", null=True, blank=True)
+    content_sha256 = models.CharField("sha256 van de passage", max_length=64, blank=True)
+    used_in_prompt = models.BooleanField("aan taalmodel getoond", default=False)
 
     class Meta:
         verbose_name = "bronvermelding"

@@ -1,7 +1,7 @@
 """What the specialist pages show: a search's recommendations as cards, built one way for all pages.
 
-A fresh search and a reopened one both render from the stored SearchLog; the fresh search only adds
-what is not stored (the workplace suggestions and the guideline-only fallback). The booking link is
+A fresh search and a reopened one both render from the stored SearchLog (advice and workplace
+sections alike); the fresh search only adds what is not stored (the guideline-only fallback). The booking link is
 decided again at render time from the product's current url status, so a reopened search or an
 export never hands out a link the url checker has since found broken; the stored `url_shown` is
 used only when the product no longer exists.
@@ -11,17 +11,17 @@ from dataclasses import dataclass, field
 from dataclasses import fields as dataclass_fields
 
 from django.core.paginator import Page, Paginator
-from django.db.models import Count
+from django.db.models import Count, Q
 from django.utils.formats import number_format
 
 from catalog.models import Product
 from guidelines.models import GuidelineChunk
-from search.models import FeedbackVote, Recommendation, SearchLog
+from search.models import Citation, FeedbackVote, Recommendation, SearchLog
 from search.pipeline.context import SituationContext
 from search.pipeline.links import NOTES_BY_STATUS, DisplayLink, display_link
 from search.pipeline.run import SearchOutcome
 from search.pipeline.score_criteria import CRITERIA, scores_of
-from search.pipeline.types import CitedChunk, Scored
+from search.pipeline.types import CitedChunk, passage_sha256
 from search.selectors import searches_of_user
 
 HISTORY_PAGE_SIZE = 20
@@ -94,14 +94,15 @@ class Names:
 def results_build(*, log: SearchLog, outcome: SearchOutcome | None = None) -> Results:
     """Cards for a stored search (from `search_of_user`), plus the unstored extras of a fresh outcome."""
     recommendations = list(log.recommendations.all())
-    cards = [_card_from_recommendation(rec) for rec in recommendations]
+    cards = [_card_from_recommendation(rec) for rec in recommendations if rec.section == Recommendation.Section.ADVICE]
+    workplace = [_card_from_recommendation(rec) for rec in recommendations if rec.section == Recommendation.Section.WORKPLACE]
     context = outcome.context if outcome else _stored_context(log.context)
     return Results(
         search=log,
         summary=context.summary(),
         cards=cards[:MAIN_CARDS],
         more=cards[MAIN_CARDS:],
-        workplace=[_card_from_scored(item, rank) for rank, item in enumerate(outcome.workplace_suggestions, start=1)] if outcome else [],
+        workplace=workplace,
         fallback_guidelines=list(outcome.fallback_guidelines) if outcome else [],
         timings=[(label, log.timings_ms[key]) for key, label in _TIMINGS if key in (log.timings_ms or {})],
     )
@@ -118,14 +119,16 @@ def vote_state(*, user, recommendation_id: int) -> VoteState:
 
 
 def history_page(*, user, page_number) -> Page:
-    searches = searches_of_user(user=user).annotate(recommendation_count=Count("recommendations"))
+    searches = searches_of_user(user=user).annotate(
+        recommendation_count=Count("recommendations", filter=Q(recommendations__section=Recommendation.Section.ADVICE))
+    )
     return Paginator(searches, HISTORY_PAGE_SIZE).get_page(page_number)
 
 
 def sources_of(results: Results) -> list[dict]:
     """Every guideline passage the advice cites, once, with its text: the export's "bronnen"."""
     cited: dict[int, CitedChunk] = {}
-    for card in results.cards + results.more:
+    for card in results.cards + results.more + results.workplace:
         for citation in card.citations:
             if citation.chunk_id is not None:
                 cited.setdefault(citation.chunk_id, citation)
@@ -138,10 +141,24 @@ def sources_of(results: Results) -> list[dict]:
             "section": c.section,
             "url": c.url,
             "samenvatting": c.is_summary,
+            "retrieved_at": c.retrieved_at.isoformat() if c.retrieved_at else None,
+            "content_sha256": c.content_sha256 or None,
+            "used_in_prompt": c.used_in_prompt,
+            # The passage as it reads now; it differs from what was cited when the hash no longer matches.
             "quote": texts.get(chunk_id, ""),
+            "changed_since": bool(c.content_sha256) and chunk_id in texts and passage_sha256(texts[chunk_id]) != c.content_sha256,
         }
         for chunk_id, c in cited.items()
     ]
+
+
+def cited_from_stored(citation: Citation) -> CitedChunk:
+    """A stored citation as the pipeline's value, with the provenance it was stored with."""
+    return CitedChunk(
+        citation.chunk_id, citation.document_title, citation.source, citation.section, citation.url, citation.score,
+        is_summary=bool(citation.chunk and citation.chunk.document.is_summary),
+        retrieved_at=citation.retrieved_at, used_in_prompt=citation.used_in_prompt, content_sha256=citation.content_sha256,
+    )
 
 
 def _card_from_recommendation(rec: Recommendation) -> Card:
@@ -152,13 +169,7 @@ def _card_from_recommendation(rec: Recommendation) -> Card:
         reasoning=rec.reasoning,
         link=display_link(rec.product) if rec.product else _stored_link(rec),
         product=rec.product,
-        citations=[
-            CitedChunk(
-                c.chunk_id, c.document_title, c.source, c.section, c.url, c.score,
-                is_summary=bool(c.chunk and c.chunk.document.is_summary),
-            )
-            for c in rec.citations.all()
-        ],
+        citations=[cited_from_stored(c) for c in rec.citations.all()],
         score_rows=_score_rows(
             scores_of(rec),
             similarity=rec.similarity,
@@ -167,18 +178,6 @@ def _card_from_recommendation(rec: Recommendation) -> Card:
         ),
         recommendation_id=rec.id,
         vote=VoteState(rec.id, rec.search_id, votes[0].value, votes[0].comment) if votes else VoteState(rec.id, rec.search_id),
-    )
-
-
-def _card_from_scored(item: Scored, rank: int) -> Card:
-    return Card(
-        rank=rank,
-        name=item.product.name,
-        reasoning=item.reasoning,
-        link=display_link(item.product),
-        product=item.product,
-        citations=list(item.citations),
-        score_rows=_score_rows(item.scores, similarity=item.similarity, multiplier=item.feedback_multiplier, relevance=item.relevance),
     )
 
 

@@ -1,13 +1,16 @@
 """The JSON shape of a search (docs/architecture.md, "Contracts"), shared by the CLI, the API and the export."""
 
+from search.models import Recommendation
 from search.pipeline.budget import within_budget
 from search.pipeline.links import display_link
 from search.pipeline.run import SearchOutcome
 from search.pipeline.score_criteria import CRITERION_KEYS, scores_of
 from search.pipeline.types import CitedChunk, Scored
+from search.presentation import cited_from_stored
 
 
 def citation_json(citation: CitedChunk, *, with_quote: bool = False) -> dict:
+    """A cited passage with its provenance: where it is, when this search read it, which text it was."""
     data = {
         "chunk_id": citation.chunk_id,
         "document_title": citation.document_title,
@@ -15,6 +18,9 @@ def citation_json(citation: CitedChunk, *, with_quote: bool = False) -> dict:
         "section": citation.section,
         "url": citation.url,
         "score": citation.score,
+        "retrieved_at": citation.retrieved_at.isoformat() if citation.retrieved_at else None,
+        "content_sha256": citation.content_sha256 or None,
+        "used_in_prompt": citation.used_in_prompt,
     }
     if with_quote:
         data["quote"] = citation.content
@@ -52,6 +58,7 @@ def outcome_json(outcome: SearchOutcome, *, query_id=None) -> dict:
         "ranker": outcome.ranker,
         "fallback_reason": outcome.fallback_reason,
         "context": outcome.context.as_dict(),
+        "retrieval": outcome.retrieval,
         "recommendations": [recommendation_json(item, rank) for rank, item in enumerate(outcome.recommendations, start=1)],
         "workplace_suggestions": [recommendation_json(item, rank) for rank, item in enumerate(outcome.workplace_suggestions, start=1)],
         "note": outcome.note,
@@ -65,7 +72,12 @@ def outcome_json(outcome: SearchOutcome, *, query_id=None) -> dict:
 
 
 def stored_search_json(log) -> dict:
-    """A recorded search as stored (for export and the API), with every source it cited."""
+    """A recorded search as stored (for export and the API), both sections, every source with its provenance.
+
+    The booking link is decided again from the product's current url status, as on the page and in the
+    Markdown export, so no export hands out a link the url checker has since found broken.
+    """
+    recommendations = list(log.recommendations.all())
     return {
         "search_id": log.id,
         "query": log.query,
@@ -74,40 +86,38 @@ def stored_search_json(log) -> dict:
         "ranker": log.ranker,
         "fallback_reason": log.fallback_reason,
         "context": log.context,
+        "retrieval": log.retrieval,
         "note": log.note,
         "budget_note": log.budget_note,
         "message": log.message,
         "timings_ms": log.timings_ms,
-        "recommendations": [
-            {
-                "rank": rec.rank,
-                "product_id": rec.product_id,
-                "name": rec.product_name,
-                "url": rec.url_shown,
-                "url_status": rec.url_status,
-                "relevance_score": rec.relevance_score,
-                "scores": scores_of(rec),
-                "similarity": rec.similarity,
-                "feedback_multiplier": rec.feedback_multiplier,
-                "reasoning": rec.reasoning,
-                "benefits_employee": rec.product.benefits_employee if rec.product else "",
-                "benefits_employer": rec.product.benefits_employer if rec.product else "",
-                "guidelines": [
-                    {
-                        "chunk_id": c.chunk_id,
-                        "document_title": c.document_title,
-                        "source": c.source,
-                        "section": c.section,
-                        "url": c.url,
-                        "score": c.score,
-                    }
-                    for c in rec.citations.all()
-                ],
-                "price_from_eur": rec.product.price_from_eur if rec.product else None,
-                "within_budget": within_budget(rec.product.price_from_eur if rec.product else None, log.context.get("budget_eur")),
-            }
-            for rec in log.recommendations.all()
+        "recommendations": [_stored_recommendation_json(rec, log) for rec in recommendations if rec.section == Recommendation.Section.ADVICE],
+        "workplace_suggestions": [
+            _stored_recommendation_json(rec, log) for rec in recommendations if rec.section == Recommendation.Section.WORKPLACE
         ],
+    }
+
+
+def _stored_recommendation_json(rec: Recommendation, log) -> dict:
+    link = display_link(rec.product) if rec.product else None
+    return {
+        "rank": rec.rank,
+        "product_id": rec.product_id,
+        "name": rec.product_name,
+        "url": link.url if link else rec.url_shown,
+        "url_status": link.status if link else rec.url_status,
+        "url_note": link.note if link else "",
+        "url_shown_at_search": rec.url_shown,
+        "relevance_score": rec.relevance_score,
+        "scores": scores_of(rec),
+        "similarity": rec.similarity,
+        "feedback_multiplier": rec.feedback_multiplier,
+        "reasoning": rec.reasoning,
+        "benefits_employee": rec.product.benefits_employee if rec.product else "",
+        "benefits_employer": rec.product.benefits_employer if rec.product else "",
+        "guidelines": [citation_json(cited_from_stored(c)) for c in rec.citations.all()],
+        "price_from_eur": rec.product.price_from_eur if rec.product else None,
+        "within_budget": within_budget(rec.product.price_from_eur if rec.product else None, log.context.get("budget_eur")),
     }
 
 
@@ -119,5 +129,6 @@ def answer_json(answer) -> dict:
         "generated": answer.generated,
         "fallback_reason": answer.fallback_reason,
         "citations": [citation_json(c, with_quote=True) for c in answer.citations],
+        "documents_considered": answer.documents_considered,
         "timings_ms": answer.timings_ms,
     }

@@ -49,38 +49,49 @@ def search_log_record(*, outcome: SearchOutcome, top_k: int, user=None, request_
             budget_note=outcome.budget_note,
             message=outcome.message,
             timings_ms=outcome.timings_ms,
+            retrieval=outcome.retrieval,
             request_fields=request_fields or {},
             ranking_version_id=outcome.ranking_version,
         )
-        for rank, item in enumerate(outcome.recommendations, start=1):
-            link = display_link(item.product)
-            recommendation = Recommendation.objects.create(
-                search=log,
-                product=item.product,
-                product_name=item.product.name,
-                rank=rank,
-                relevance_score=item.relevance,
-                **scores_as_fields(item.scores),
-                similarity=item.similarity,
-                feedback_multiplier=item.feedback_multiplier,
-                reasoning=item.reasoning,
-                url_shown=link.url,
-                url_status=link.status,
-            )
-            Citation.objects.bulk_create(
-                Citation(
-                    recommendation=recommendation,
-                    chunk_id=citation.chunk_id,
-                    position=position,
-                    score=citation.score,
-                    document_title=citation.document_title,
-                    source=citation.source,
-                    section=citation.section,
-                    url=citation.url,
-                )
-                for position, citation in enumerate(item.citations, start=1)
-            )
+        sections = ((Recommendation.Section.ADVICE, outcome.recommendations), (Recommendation.Section.WORKPLACE, outcome.workplace_suggestions))
+        for section, items in sections:
+            for rank, item in enumerate(items, start=1):
+                _recommendation_record(log, section, rank, item)
     return log
+
+
+def _recommendation_record(log: SearchLog, section: str, rank: int, item) -> None:
+    link = display_link(item.product)
+    recommendation = Recommendation.objects.create(
+        search=log,
+        section=section,
+        product=item.product,
+        product_name=item.product.name,
+        rank=rank,
+        relevance_score=item.relevance,
+        **scores_as_fields(item.scores),
+        similarity=item.similarity,
+        feedback_multiplier=item.feedback_multiplier,
+        reasoning=item.reasoning,
+        url_shown=link.url,
+        url_status=link.status,
+    )
+    Citation.objects.bulk_create(
+        Citation(
+            recommendation=recommendation,
+            chunk_id=citation.chunk_id,
+            position=position,
+            score=citation.score,
+            document_title=citation.document_title,
+            source=citation.source,
+            section=citation.section,
+            url=citation.url,
+            retrieved_at=citation.retrieved_at,
+            content_sha256=citation.content_sha256,
+            used_in_prompt=citation.used_in_prompt,
+        )
+        for position, citation in enumerate(item.citations, start=1)
+    )
 
 
 class FeedbackError(Exception):

@@ -12,6 +12,6 @@ urlpatterns = [
     path("zoekvragen/<int:search_id>/advies.json", views.search_export_json, name="export_json"),
     path("aanbevelingen/<int:recommendation_id>/stem/", views.recommendation_vote, name="vote"),
     path("richtlijnen/", views.guidelines_ask, name="guidelines"),
-    path("richtlijnen/antwoord/", views.guidelines_answer, name="guideline_answer"),
+    path("richtlijnen/stroom/<str:token>/", views.guidelines_stream, name="guidelines_stream"),
     path("richtlijnen/passages/<int:chunk_id>/", views.chunk_detail, name="chunk"),
 ]

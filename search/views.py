@@ -9,7 +9,7 @@ from functools import wraps
 
 from django.contrib import messages
 from django.contrib.auth.views import redirect_to_login
-from django.http import Http404, HttpResponse
+from django.http import Http404, HttpResponse, StreamingHttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.cache import patch_vary_headers
@@ -17,12 +17,13 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from django_htmx.http import HttpResponseClientRedirect
 
 from guidelines.models import GuidelineChunk
+from search.answer_streams import answer_events, answer_stream_open, answer_stream_take
 from search.answers import guideline_answer
 from search.exports import search_markdown
 from search.forms import QuestionForm, SearchForm, VoteForm
 from search.models import Recommendation, SearchLog
 from search.pipeline.errors import SearchInputError
-from search.pipeline.llm_client import llm_configured
+from search.pipeline.request import validate_query
 from search.presentation import (
     Names,
     history_page,
@@ -166,35 +167,38 @@ def recommendation_vote(request, recommendation_id: int):
 @specialist_required
 @require_http_methods(["GET", "POST"])
 def guidelines_ask(request):
-    """A guideline question. With an LLM configured the instant extractive answer is shown first and
-    the page fetches the generated one from `guidelines_answer`; without JavaScript the extractive one stays."""
-    return _answer_page(request, partial="search/_guidelines_area.html", generate=False, follow_up=llm_configured())
-
-
-@specialist_required
-@require_POST
-def guidelines_answer(request):
-    return _answer_page(request, partial="search/_answer.html", generate=True, follow_up=False)
-
-
-def _answer_page(request, *, partial: str, generate: bool, follow_up: bool) -> HttpResponse:
+    """A guideline question. The page (htmx) gets a panel that streams the answer from `guidelines_stream`;
+    without JavaScript the whole answer comes back at once."""
     form = QuestionForm(request.POST if request.method == "POST" else None)
-    context = {"form": form, "answer": None, "follow_up": False}
+    context = {"form": form, "answer": None, "stream_url": ""}
     limited = None
     if form.is_valid():
         try:
-            if not generate:  # the generated follow-up belongs to a question already counted
-                rate_limit_check(request, group="question")
-            context["answer"] = guideline_answer(form.cleaned_data["q"], generate=generate)
+            rate_limit_check(request, group="question")
+            question = validate_query(form.cleaned_data["q"])
+            if request.htmx:
+                token = answer_stream_open(request.session, question)
+                context.update(question=question, stream_url=reverse("search:guidelines_stream", args=[token]))
+            else:
+                context["answer"] = guideline_answer(question)
         except RateLimited as error:
             limited = error
             form.add_error("q", error.message)
         except SearchInputError as error:
             form.add_error("q", str(error))
-        else:
-            context["follow_up"] = follow_up
     status = 429 if limited else INVALID if form.errors else 200
-    return _with_retry_after(_render(request, "search/guidelines.html", partial, context, status=status), limited)
+    return _with_retry_after(_render(request, "search/guidelines.html", "search/_guidelines_area.html", context, status=status), limited)
+
+
+@specialist_required
+@require_GET
+def guidelines_stream(request, token: str):
+    """The answer to a question parked by `guidelines_ask`, as text/event-stream (once per question)."""
+    question = answer_stream_take(request.session, token)
+    response = StreamingHttpResponse(answer_events(question, request=request), content_type="text/event-stream; charset=utf-8")
+    response["Cache-Control"] = "no-store"
+    response["X-Accel-Buffering"] = "no"  # a proxy such as nginx must pass each event on at once
+    return response
 
 
 def _with_retry_after(response: HttpResponse, limited: RateLimited | None) -> HttpResponse:

@@ -12,6 +12,7 @@ fetches the nearest chunks for every product at once, through the HNSW index.
 """
 
 from django.db import connection, transaction
+from django.utils import timezone
 
 from embeddings.selectors import QueryEmbedding
 from lexical.sql import MIN_TOPIC_LEXEME_LENGTH
@@ -68,10 +69,11 @@ def evidence_for_products(*, product_ids: list[int], embedding: QueryEmbedding, 
         cursor.execute(_SQL, {"ids": product_ids, **embedding.params(), "per_product": per_product})
         rows = cursor.fetchall()
     evidence: dict[int, list[CitedChunk]] = {}
+    read_at = timezone.now()
     for product_id, chunk_id, similarity, title, source, section, url, content, article, is_summary, lexical, document_match in rows:
         score = citation_score(similarity, lexical, document_match)
         evidence.setdefault(product_id, []).append(
-            CitedChunk(chunk_id, title, source, section, url, score, content, article, is_summary)
+            CitedChunk(chunk_id, title, source, section, url, score, content, article, is_summary, retrieved_at=read_at)
         )
     for chunks in evidence.values():
         chunks.sort(key=lambda chunk: chunk.score, reverse=True)

@@ -1,5 +1,6 @@
 """Weak queries (fewer than 3 candidates above the floor): widen the query with the
-interventiewijzer lines it matches and, when an LLM is configured, a HyDE description."""
+interventiewijzer lines it matches or, when an LLM is configured, a HyDE description
+(the rewrite steps of search.pipeline.run)."""
 
 import logging
 from dataclasses import dataclass
@@ -55,21 +56,22 @@ def matching_mappings(query: str, embedding: QueryEmbedding) -> list[tuple[str, 
         return [(row[0], row[1], row[2]) for row in cursor.fetchall()]
 
 
-def expand_weak_query(query: str, embedding: QueryEmbedding) -> Expansion:
+def wijzer_expansion(query: str, embedding: QueryEmbedding) -> Expansion | None:
+    """The query widened with the interventiewijzer lines it matches best; None when none match."""
     mappings = matching_mappings(query, embedding)
-    text = query
-    vectors = []
-    if mappings:
-        text = " ".join([query] + [f"{statement} {kind} {' '.join(keywords)}" for statement, kind, keywords in mappings])
-        vectors.append(embed_query(text, model=embedding.model))
-    hyde_used = False
-    if settings.QUERY_EXPANSION_ENABLED and settings.LLM_API_KEY:
-        from search.pipeline.llm_client import hypothetical_product
+    if not mappings:
+        return None
+    text = " ".join([query] + [f"{statement} {kind} {' '.join(keywords)}" for statement, kind, keywords in mappings])
+    return Expansion(text, embedding.blended([embed_query(text, model=embedding.model)]), wijzer_used=True)
 
-        description = hypothetical_product(query)
-        if description:
-            vectors.append(embed_query(description, model=embedding.model))
-            hyde_used = True
-    if not vectors:
-        return Expansion(query, None)
-    return Expansion(text, embedding.blended(vectors), wijzer_used=bool(mappings), hyde_used=hyde_used)
+
+def hyde_expansion(query: str, embedding: QueryEmbedding, *, text: str) -> Expansion | None:
+    """The query's meaning widened with an LLM's hypothetical product description; None offline or on failure."""
+    if not (settings.QUERY_EXPANSION_ENABLED and settings.LLM_API_KEY):
+        return None
+    from search.pipeline.llm_client import hypothetical_product
+
+    description = hypothetical_product(query)
+    if not description:
+        return None
+    return Expansion(text, embedding.blended([embed_query(description, model=embedding.model)]), hyde_used=True)

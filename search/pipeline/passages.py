@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 
 from django.conf import settings
 from django.db import connection, transaction
+from django.utils import timezone
 
 from embeddings.selectors import COMMON_SIMILARITY, query_embedding
 from lexical.sql import TERMS_CTE, FieldWeights, bm25_cte, bm25_params
@@ -49,7 +50,8 @@ vector AS (
 SELECT c.id, d.title, d.source, c.section_path, d.url, c.content, c.article, d.is_summary,
        CASE WHEN c.embedding_model = %(model)s THEN {COMMON_SIMILARITY.format(column="c.embedding")} ELSE 0 END AS similarity,
        coalesce(l.score, 0) AS lexical,
-       coalesce(l.coverage, 0) AS coverage
+       coalesce(l.coverage, 0) AS coverage,
+       (SELECT coalesce(sum(qt.weight), 0) FROM query_terms qt WHERE d.topic_vector @@ qt.tq) AS topic_match
 FROM (SELECT id FROM lexical UNION SELECT id FROM vector) ids
 JOIN guidelines_guidelinechunk c ON c.id = ids.id
 JOIN guidelines_guidelinedocument d ON d.id = c.document_id
@@ -74,6 +76,7 @@ class PassageRetrieval:
     passages: list[CitedChunk] = field(default_factory=list)
     best_coverage: float = 0.0
     best_similarity: float = 0.0
+    documents_considered: list[dict] = field(default_factory=list)  # best first; `chosen` ones were searched first
 
     @property
     def answers_question(self) -> bool:
@@ -97,8 +100,13 @@ class PassageRetrieval:
         return chosen
 
 
-def passages_retrieve(question: str, *, limit: int = RETRIEVE_LIMIT) -> PassageRetrieval:
-    """Chunks ordered by fused rank, an article the question names first."""
+def passages_retrieve(question: str, *, limit: int = RETRIEVE_LIMIT, documents: int | None = None) -> PassageRetrieval:
+    """Chunks ordered by fused rank, an article the question names first.
+
+    Hierarchical with `documents` > 0 (default GUIDELINE_DOCUMENTS): the regulations and guidelines
+    are ranked first, and the passages of the best `documents` of them go before all others.
+    """
+    documents = settings.GUIDELINE_DOCUMENTS if documents is None else documents
     embedding = query_embedding(question).params()
     terms = query_terms(question)
     params = {**terms.params(), **embedding, "limit": limit, **bm25_params("passage_lexical", terms=terms, table=PASSAGES_TABLE)}
@@ -108,11 +116,13 @@ def passages_retrieve(question: str, *, limit: int = RETRIEVE_LIMIT) -> PassageR
         rows = cursor.fetchall()
     if not rows:
         return PassageRetrieval()
+    read_at = timezone.now()
     chunks = {
-        row[0]: CitedChunk(row[0], row[1], row[2], row[3], row[4], round(float(row[8]), 4), row[5], row[6], row[7])
+        row[0]: CitedChunk(row[0], row[1], row[2], row[3], row[4], round(float(row[8]), 4), row[5], row[6], row[7], retrieved_at=read_at)
         for row in rows
     }
     lexical = {row[0]: float(row[9]) for row in rows}
+    topic_match = {row[1]: float(row[11]) for row in rows}
     by_vector = sorted(chunks, key=lambda i: chunks[i].score, reverse=True)
     by_lexical = sorted((i for i in chunks if lexical[i] > 0), key=lexical.get, reverse=True)
     fused = reciprocal_rank_fusion([by_vector, by_lexical])
@@ -122,12 +132,41 @@ def passages_retrieve(question: str, *, limit: int = RETRIEVE_LIMIT) -> PassageR
             fused[chunk_id] *= ORIGINAL_SOURCE_BOOST  # the law itself before our summary of it
         if chunk.article and chunk.article.lower() in mentioned:
             fused[chunk_id] += 1.0
-    ordered = _originals_before_summaries([chunks[i] for i in sorted(fused, key=fused.get, reverse=True)], embedding)
+    in_order = [chunks[i] for i in sorted(fused, key=fused.get, reverse=True)]
+    considered = documents_rank(in_order, fused, topic_match)
+    if documents > 0:
+        chosen = {entry["document_title"] for entry in considered[:documents]}
+        for entry in considered:
+            entry["chosen"] = entry["document_title"] in chosen
+        in_order = [p for p in in_order if p.document_title in chosen] + [p for p in in_order if p.document_title not in chosen]
     return PassageRetrieval(
-        passages=ordered,
+        passages=_originals_before_summaries(in_order, embedding),
         best_coverage=max(float(row[10]) for row in rows),
         best_similarity=max(chunk.score for chunk in chunks.values()),
+        documents_considered=considered,
     )
+
+
+def documents_rank(passages: list[CitedChunk], fused: dict[int, float], topic_match: dict[str, float]) -> list[dict]:
+    """The documents the passages come from, best first: by reciprocal rank over their best passage and
+    over how much of the question their title and summary name (the general → specific step)."""
+    best: dict[str, CitedChunk] = {}
+    for passage in passages:  # best first, so the first passage of a document is its best
+        best.setdefault(passage.document_title, passage)
+    by_passage = list(best)
+    by_topic = sorted((t for t in best if topic_match.get(t, 0) > 0), key=lambda t: topic_match[t], reverse=True)
+    score = reciprocal_rank_fusion([by_passage, by_topic])
+    return [
+        {
+            "document_title": title,
+            "source": best[title].source,
+            "score": round(score[title], 5),
+            "best_passage": best[title].chunk_id,
+            "title_summary_match": round(topic_match.get(title, 0.0), 3),  # query-term weight its title and summary name
+            "chosen": True,
+        }
+        for title in sorted(score, key=score.get, reverse=True)
+    ]
 
 
 def _originals_before_summaries(passages: list[CitedChunk], embedding: dict) -> list[CitedChunk]:
@@ -144,7 +183,11 @@ def _originals_before_summaries(passages: list[CitedChunk], embedding: dict) -> 
     with connection.cursor() as cursor:
         cursor.execute(_ORIGINALS_SQL, {"sources": sources, "articles": articles, **embedding})
         rows = cursor.fetchall()
-    originals = {(r[2], r[6]): CitedChunk(r[0], r[1], r[2], r[3], r[4], round(float(r[8]), 4), r[5], r[6], r[7]) for r in rows}
+    read_at = timezone.now()
+    originals = {
+        (r[2], r[6]): CitedChunk(r[0], r[1], r[2], r[3], r[4], round(float(r[8]), 4), r[5], r[6], r[7], retrieved_at=read_at)
+        for r in rows
+    }
     result: list[CitedChunk] = []
     placed: set[int] = set()
     for passage in passages:

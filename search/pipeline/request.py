@@ -11,6 +11,8 @@ from search.pipeline.errors import SearchInputError
 MAX_QUERY_LENGTH = 1000
 MAX_TOP_K = 5
 MODES = ("two-stage", "hybrid", "vector")
+# evaluate also compares "<mode>+multi" and "<mode>+single": with and without multi-query retrieval.
+EVALUATION_MODES = MODES + tuple(f"{mode}+{variant}" for mode in MODES for variant in ("multi", "single"))
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 
 
@@ -18,11 +20,16 @@ def default_top_k() -> int:
     return settings.SEARCH_TOP_K
 
 
+def default_multi_query() -> bool:
+    return settings.SEARCH_MULTI_QUERY
+
+
 @dataclass
 class SearchRequest:
     query: str
     mode: str = "two-stage"
     top_k: int = field(default_factory=default_top_k)
+    multi_query: bool = field(default_factory=default_multi_query)  # the situation's facets as sub-queries too
     role: str = ""
     sector: str = ""
     duration: str = ""

@@ -1,6 +1,8 @@
 """Values passed between pipeline stages."""
 
+import hashlib
 from dataclasses import dataclass, field
+from datetime import datetime
 
 from catalog.models import Product
 from search.pipeline.score_criteria import WEIGHTS
@@ -32,6 +34,18 @@ class CitedChunk:
     content: str = ""
     article: str = ""
     is_summary: bool = False
+    retrieved_at: datetime | None = None  # when this search read the passage
+    used_in_prompt: bool = False  # whether an LLM was shown the passage for this answer or ranking
+    content_sha256: str = ""  # of the text as cited; computed from `content` when not given (stored citations)
+
+    def __post_init__(self) -> None:
+        if self.content and not self.content_sha256:
+            self.content_sha256 = passage_sha256(self.content)
+
+
+def passage_sha256(text: str) -> str:
+    """The fingerprint of a passage as cited: a later edit of the passage gives a different one."""
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
 @dataclass

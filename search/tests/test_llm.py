@@ -6,6 +6,7 @@ import time
 import pytest
 from werkzeug import Response
 
+from guidelines.models import InterventionMapping
 from search.answers import guideline_answer
 from search.models import SearchLog
 from search.pipeline.request import SearchRequest
@@ -36,6 +37,7 @@ def llm(settings, httpserver):
     settings.LLM_MODEL = "fake"
     settings.LLM_TIMEOUT_S = 1.0
     settings.RANKER = "auto"
+    settings.LLM_GRADING = False  # the grading tests below switch it on; the others talk to the ranker only
     return httpserver
 
 
@@ -127,6 +129,8 @@ def test_it_keeps_prevention_out_for_long_absence_whatever_the_llm_says(llm):
 
 
 def test_it_widens_a_weak_query_with_a_hypothetical_product_description(llm, settings):
+    """HyDE is the rewrite after the interventiewijzer; here the wijzer has no lines, so HyDE is the first that applies."""
+    InterventionMapping.objects.all().delete()
     settings.SEARCH_SIMILARITY_FLOOR = 0.6
     settings.SEARCH_WEAK_FLOOR = 0.3
     settings.SEARCH_LEXICAL_FLOOR = 1000.0
@@ -135,22 +139,26 @@ def test_it_widens_a_weak_query_with_a_hypothetical_product_description(llm, set
         lambda r: _completion(json.dumps({"beschrijving": "Budgetcoaching en schuldhulp voor werknemers met geldzorgen door gokken."}))
     )
     outcome = search_run(SearchRequest(query="Medewerker gokt en heeft daardoor geldproblemen"))
-    assert outcome.hyde_used and outcome.expanded
+    assert outcome.hyde_used and not outcome.expanded
+    assert outcome.retrieval["rewrites"] >= 1 and outcome.retrieval["hyde_used"]
     assert "Hulp bij financiële problemen" in [item.product.name for item in outcome.recommendations]
 
 
-def test_it_answers_guideline_questions_with_validated_llm_citations(llm):
-    def answer(request):
-        return _completion(json.dumps({"answer": "De werkgever moet tijdig contact houden [1].", "citations": [1, 42, "x"]}))
+def _streamed(content: str) -> Response:
+    chunk = {"id": "c", "object": "chat.completion.chunk", "created": 0, "model": "fake",
+             "choices": [{"index": 0, "delta": {"content": content}, "finish_reason": None}]}
+    return Response(f"data: {json.dumps(chunk)}\n\ndata: [DONE]\n\n", content_type="text/event-stream")
 
-    llm.expect_request("/v1/chat/completions").respond_with_handler(answer)
+
+def test_it_answers_guideline_questions_with_validated_llm_citations(llm):
+    llm.expect_request("/v1/chat/completions").respond_with_handler(lambda r: _streamed("De werkgever moet tijdig contact houden [1] [42]."))
     result = guideline_answer("Wanneer moet een plan van aanpak worden opgesteld?")
-    assert result.generated and result.answer.startswith("De werkgever")
+    assert result.generated and result.answer == "De werkgever moet tijdig contact houden [1]."
     assert len(result.citations) >= 2  # the one valid citation, completed with the next best passage
 
 
 def test_it_falls_back_to_the_extractive_answer_when_the_llm_cites_nothing_valid(llm):
-    llm.expect_request("/v1/chat/completions").respond_with_handler(lambda r: _completion(json.dumps({"answer": "Verzonnen.", "citations": [77]})))
+    llm.expect_request("/v1/chat/completions").respond_with_handler(lambda r: _streamed("Verzonnen [77]."))
     result = guideline_answer("Wanneer moet een plan van aanpak worden opgesteld?")
     assert not result.generated
     assert result.answer.startswith("Volgens de richtlijnen")
@@ -186,3 +194,75 @@ def test_it_gives_up_on_an_endpoint_that_drips_its_answer(llm, settings, owner, 
     assert outcome.ranker == "criteria" and len(outcome.recommendations) == 3
     assert "no complete answer within 1s" in SearchLog.objects.get(id=outcome.search_id).fallback_reason
     assert server.cut_off.wait(timeout=30)  # the client hung up long before the body was complete
+
+
+def test_it_asks_the_model_named_for_each_use(llm, settings):
+    settings.LLM_MODELS = {**settings.LLM_MODELS, "ranking": "fake-ranking"}
+    llm.expect_request("/v1/chat/completions").respond_with_handler(_rank_everything)
+    outcome = search_run(SearchRequest(query=SITUATION))
+    assert outcome.ranker == "llm"
+    assert json.loads(llm.log[0][0].get_data())["model"] == "fake-ranking"
+    cited = [c for item in outcome.recommendations for c in item.citations]
+    assert cited and all(c.used_in_prompt for c in cited)  # the prompt named their documents
+
+
+def _system_of(request) -> str:
+    return json.loads(request.get_data())["messages"][0]["content"]
+
+
+def test_it_drops_a_candidate_the_llm_grades_irrelevant(llm, settings):
+    settings.LLM_GRADING = True
+    graded = []
+
+    def answer(request):
+        if "beoordeling" not in _system_of(request):
+            return _rank_everything(request)
+        offered = _prompt_of(request)["kandidaten"]
+        graded.extend(offered)
+        verdicts = [{"product_id": c["product_id"], "relevant": i != 0} for i, c in enumerate(offered)]
+        return _completion(json.dumps({"beoordeling": verdicts + [{"product_id": 999999, "relevant": True}]}))
+
+    llm.expect_request("/v1/chat/completions").respond_with_handler(answer)
+    outcome = search_run(SearchRequest(query=SITUATION, top_k=5))
+    assert outcome.retrieval["graded"] == {"passed": len(graded) - 1, "failed": 1, "by": "llm"}
+    names = [item.product.name for item in outcome.recommendations + outcome.workplace_suggestions]
+    assert graded[0]["naam"] not in names and graded[1]["naam"] in names + [graded[1]["naam"]]
+    assert json.loads(llm.log[0][0].get_data())["model"] == "fake"  # no LLM_MODEL_GRADING: the general model
+
+
+@pytest.mark.parametrize("verdicts", [{"beoordeling": [{"product_id": 999999, "relevant": False}]}, {"beoordeling": [{"product_id": 1, "relevant": "nee"}]}, {"oordeel": "ja"}])
+def test_it_keeps_the_offline_grade_when_the_llm_grades_nothing_usable(llm, settings, verdicts):
+    settings.LLM_GRADING, settings.RANKER = True, "criteria"
+    llm.expect_request("/v1/chat/completions").respond_with_handler(lambda request: _completion(json.dumps(verdicts)))
+    outcome = search_run(SearchRequest(query=SITUATION))
+    assert outcome.retrieval["graded"]["by"] == "drempels" and outcome.retrieval["graded"]["passed"] >= 3
+    assert len(outcome.recommendations) == 3
+
+
+def test_it_takes_the_llms_sub_queries_once_validated(llm, settings):
+    settings.RANKER = "criteria"
+    settings.LLM_MODELS = {**settings.LLM_MODELS, "queries": "fake-queries"}
+    proposed = [
+        {"tekst": SITUATION, "aspect": "klacht"},  # the situation itself: no sub-query
+        {"tekst": 42},
+        {"tekst": "burn-out " * 40},  # too long
+        {"tekst": "Burn-out  klachten", "aspect": "klacht"},
+        {"tekst": "Leidinggevende functie", "aspect": "onzin"},
+        {"tekst": "Een half jaar verzuim", "aspect": "fase"},
+        {"tekst": "burn-out klachten"},  # the same once lowercased
+        {"tekst": "Terugkeer naar werk"},
+        {"tekst": "Vijfde deelvraag"},
+    ]
+    llm.expect_request("/v1/chat/completions").respond_with_handler(lambda request: _completion(json.dumps({"deelvragen": proposed})))
+    outcome = search_run(SearchRequest(query=SITUATION, multi_query=True))
+    assert outcome.retrieval["queries"] == [SITUATION, "Burn-out klachten", "Leidinggevende functie", "Een half jaar verzuim", "Terugkeer naar werk"]
+    assert outcome.retrieval["facets"] == ["situatie", "klacht", "werk", "fase", "klacht"]
+    assert json.loads(llm.log[0][0].get_data())["model"] == "fake-queries"
+    assert outcome.recommendations
+
+
+def test_it_falls_back_to_the_situations_clauses_when_the_llm_proposes_nothing(llm, settings):
+    settings.RANKER = "criteria"
+    llm.expect_request("/v1/chat/completions").respond_with_handler(lambda request: Response("kapot", status=500))
+    outcome = search_run(SearchRequest(query=SITUATION, multi_query=True))
+    assert outcome.retrieval["queries"][1:] == ["Werknemer met burn-out klachten", "6 maanden verzuim", "management functie"]

@@ -99,7 +99,10 @@ def test_it_records_the_search_with_timings_and_provenance(owner):
     assert log.ranker == "criteria"
     assert {"embed", "stage1", "stage2", "total"} <= set(log.timings_ms)
     assert log.candidate_count >= 3
-    assert list(log.recommendations.values_list("rank", flat=True)) == [1, 2, 3]
+    assert list(log.recommendations.filter(section="advies").values_list("rank", flat=True)) == [1, 2, 3]
+    assert list(log.recommendations.filter(section="werkplek").values_list("product_name", flat=True)) == [
+        item.product.name for item in outcome.workplace_suggestions
+    ]
     citations = Citation.objects.filter(recommendation__search=log)
     assert citations.exists()
     assert all(c.chunk_id and c.position in (1, 2) and c.score > 0 for c in citations)

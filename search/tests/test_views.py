@@ -34,12 +34,6 @@ def _stored_search(user, *, query: str = SITUATION, product: Product | None = No
 
 
 @pytest.fixture
-def owner_client(client, owner):
-    client.force_login(owner)
-    return client
-
-
-@pytest.fixture
 def search_of_owner(owner):
     return _stored_search(owner)
 
@@ -67,7 +61,7 @@ def test_it_sends_anonymous_visitors_of_every_page_to_the_login(client, search_o
         assert response["Location"].startswith(reverse("login") + "?next="), url
     vote_url = reverse("search:vote", args=[search_of_owner.recommendations.first().id])
     assert client.post(vote_url, {"value": 1}).status_code == 302
-    assert client.post(reverse("search:guideline_answer"), {"q": "plan van aanpak"}).status_code == 302
+    assert client.get(reverse("search:guidelines_stream", args=["token"])).status_code == 302
     assert not FeedbackVote.objects.exists()
 
 
@@ -167,7 +161,9 @@ def test_it_renders_a_fresh_search_as_a_full_page_without_javascript(owner_clien
     assert "Overweeg eventueel ook" in html and '<h3 class="card-title">4. ' in html
     assert "Rekentijd:" in html and "6 maanden verzuim" in html
     log = SearchLog.objects.get(user=owner)
-    assert log.recommendations.count() == 5
+    assert log.recommendations.filter(section="advies").count() == 5
+    workplace = log.recommendations.filter(section="werkplek")
+    assert workplace and "Preventieve/Werkplek" in html and all(rec.product_name in html for rec in workplace)
     stored = json.dumps([log.query, log.context, list(log.recommendations.values_list("reasoning", flat=True))])
     assert "Jan" not in stored and "Acme" not in stored
 
@@ -374,22 +370,17 @@ def test_it_keeps_the_guideline_question_out_of_the_url(owner_client):
     assert 'method="post"' in page and "hx-post=" in page and "hx-get=" not in page and "csrfmiddlewaretoken" in page
     ignored = owner_client.get(reverse("search:guidelines") + "?q=plan+van+aanpak").content.decode()
     assert "Antwoord" not in ignored  # a question in a URL is not answered (nor logged by its answer)
-    assert owner_client.get(reverse("search:guideline_answer") + "?q=plan+van+aanpak").status_code == 405
+    assert owner_client.post(reverse("search:guidelines_stream", args=["token"])).status_code == 405
 
 
-def test_it_fetches_the_generated_answer_after_the_instant_one(owner_client, settings, httpserver):
-    """With an LLM configured the page shows the extractive answer at once and fetches the generated one."""
+def test_it_answers_with_the_generated_answer_at_once_without_javascript(owner_client, settings, httpserver):
+    """Without JavaScript there is no stream to read: the plain POST waits for the whole generated answer."""
     settings.LLM_API_KEY, settings.LLM_BASE_URL, settings.LLM_MODEL = "test-key", httpserver.url_for("/v1"), "fake"
-    completion = {
-        "id": "c", "object": "chat.completion", "created": 0, "model": "fake",
-        "choices": [{"index": 0, "finish_reason": "stop", "message": {"role": "assistant", "content": json.dumps({"answer": "Gegenereerd antwoord [1]", "citations": [1]})}}],
-    }
-    httpserver.expect_request("/v1/chat/completions").respond_with_json(completion)
+    chunk = {"id": "c", "object": "chat.completion.chunk", "created": 0, "model": "fake",
+             "choices": [{"index": 0, "delta": {"content": "Gegenereerd antwoord [1]"}, "finish_reason": None}]}
+    httpserver.expect_request("/v1/chat/completions").respond_with_data(
+        f"data: {json.dumps(chunk)}\n\ndata: [DONE]\n\n", content_type="text/event-stream"
+    )
     page = owner_client.post(reverse("search:guidelines"), {"q": "plan van aanpak"}).content.decode()
-    assert "Volgens de richtlijnen" in page and "Gegenereerd" not in page
-    assert 'hx-post="/richtlijnen/antwoord/" hx-vals=\'{"q": "plan van aanpak"}\' hx-trigger="load"' in page
-    assert len(httpserver.log) == 0  # the instant answer did not wait for the LLM
-    partial = owner_client.post(reverse("search:guideline_answer"), {"q": "plan van aanpak"}, **HTMX).content.decode()
-    assert "Gegenereerd antwoord" in partial, partial
-    assert "<html" not in partial and 'hx-trigger="load"' not in partial
+    assert "Gegenereerd antwoord" in page and "sse-connect" not in page
     assert len(httpserver.log) == 1

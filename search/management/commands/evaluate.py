@@ -15,7 +15,7 @@ from search.evaluation import (
     evaluate,
     judged_queries_read,
 )
-from search.pipeline.request import MODES
+from search.pipeline.request import EVALUATION_MODES
 
 COLUMNS = ("ndcg@3", "hit@3", "precision@3", "forbidden_in_top3", "citation_rate", "citations_on_subject", "url_display_rate")
 ANSWER_COLUMNS = ("answerable", *(f"cited@{k}" for k in CUTOFFS), "abstained_wrongly", "unanswerable", "abstention_rate")
@@ -37,9 +37,9 @@ class Command(BaseCommand):
 
     def handle(self, *args, **options):
         modes = [m.strip() for m in options["modes"].split(",") if m.strip()]
-        unknown = [m for m in modes if m not in MODES]
+        unknown = [m for m in modes if m not in EVALUATION_MODES]
         if unknown or not modes:
-            raise CommandError(f"Onbekende modus {', '.join(unknown) or '(leeg)'}; kies uit {', '.join(MODES)}.")
+            raise CommandError(f"Onbekende modus {', '.join(unknown) or '(leeg)'}; kies uit {', '.join(EVALUATION_MODES)}.")
         query_files = options["queries"] or ([] if options["questions"] else [DEFAULT_QUERIES])
         try:
             query_sets = {str(path): judged_queries_read(path) for path in query_files}

@@ -15,7 +15,7 @@ import math
 from django.conf import settings
 
 from search.pipeline.context import SituationContext
-from search.pipeline.llm_client import LLMError, chat_json
+from search.pipeline.llm_client import LLMError, chat_json, llm_product_id
 from search.pipeline.ranking.criteria import phase_suitability, rank_criteria
 from search.pipeline.ranking.parameters import DEFAULT, RankingParameters
 from search.pipeline.score_criteria import CRITERIA, CRITERION_KEYS
@@ -43,13 +43,16 @@ class LLMRanker:
     def rank(self, scored: list[Scored], context: SituationContext, strength: dict[int, float], *, query: str, params: RankingParameters = DEFAULT):
         rank_criteria(scored, context, strength, params)  # the baseline, and the filler for anything the LLM leaves out
         try:
-            data = chat_json(system=SYSTEM, user=_prompt(scored, context, query), timeout=settings.LLM_TIMEOUT_S)
+            data = chat_json(system=SYSTEM, user=_prompt(scored, context, query), timeout=settings.LLM_TIMEOUT_S, use="ranking")
             applied = _apply(data, scored, context)
         except LLMError as error:
             logger.warning("LLM ranking failed, using criteria: %s", error)
             return scored, "criteria", f"llm: {error}"
         if not applied:
             return scored, "criteria", "llm: no usable rankings"
+        for item in scored:  # the prompt named every candidate's guideline documents
+            for citation in item.citations:
+                citation.used_in_prompt = True
         return scored, self.name, ""
 
 
@@ -83,7 +86,7 @@ def _apply(data: dict, scored: list[Scored], context: SituationContext) -> int:
     for entry in rankings:
         if not isinstance(entry, dict):
             continue
-        item = by_id.get(_product_id(entry.get("product_id")))
+        item = by_id.get(llm_product_id(entry.get("product_id")))
         if item is None:
             continue  # an id we did not offer (or no id at all): dropped
         scores = {key: _score(entry.get(key), item.scores[key]) for key in CRITERION_KEYS}
@@ -101,17 +104,6 @@ def _apply(data: dict, scored: list[Scored], context: SituationContext) -> int:
             item.citations.sort(key=lambda c: 0 if c.document_title in wanted else 1)
         applied += 1
     return applied
-
-
-def _product_id(value) -> int | None:
-    """An integer id as the LLM wrote it (7, 7.0 or "7"); anything else (1e400, true, "zeven") is no id."""
-    if isinstance(value, bool):
-        return None
-    if isinstance(value, float) and math.isfinite(value) and value.is_integer():
-        value = int(value)
-    if isinstance(value, str) and value.strip().isascii() and value.strip().isdigit() and len(value.strip()) <= 18:
-        value = int(value.strip())
-    return value if isinstance(value, int) else None
 
 
 def _score(value, fallback: float) -> float:
