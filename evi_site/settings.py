@@ -293,8 +293,21 @@ for _group, _rate in RATE_LIMITS.items():
         raise ImproperlyConfigured(f"RATE_LIMIT for {_group} must look like 30/m (count per s, m, h or d), not {_rate!r}")
 RATELIMIT_USE_CACHE = "ratelimit"
 RATELIMIT_FAIL_OPEN = True  # Redis away: no limits, but the search works (degraded mode)
+# Identical searches within this many seconds come from the cache (0: off); search.cache.
+SEARCH_CACHE_SECONDS = env_int("SEARCH_CACHE_SECONDS", 300, minimum=0, maximum=86400)
 CACHES = {
     "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
+    "search": {
+        "BACKEND": "django_redis.cache.RedisCache",
+        "LOCATION": REDIS_URL,
+        "KEY_PREFIX": "evi-search",
+        "OPTIONS": {"SOCKET_CONNECT_TIMEOUT": 0.25, "SOCKET_TIMEOUT": 0.25},  # failures raise: search.cache falls back
+    },
+    "search_fallback": {
+        "BACKEND": "django.core.cache.backends.db.DatabaseCache",
+        "LOCATION": "search_cache",  # created by migration search.0007
+        "OPTIONS": {"MAX_ENTRIES": 2000},
+    },
     "ratelimit": {
         "BACKEND": "django_redis.cache.RedisCache",
         "LOCATION": REDIS_URL,

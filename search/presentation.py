@@ -28,7 +28,10 @@ HISTORY_PAGE_SIZE = 20
 MAIN_CARDS = 3
 EMPLOYEE_FALLBACK = "de werknemer"
 EMPLOYER_FALLBACK = "de werkgever"
-_TIMINGS = (("context", "context"), ("embed", "embedding"), ("stage1", "fase 1"), ("stage2", "fase 2"), ("total", "totaal"))
+_TIMINGS = (
+    ("context", "context"), ("embed", "embedding"), ("stage1", "fase 1"), ("stage2", "fase 2"),
+    ("cache", "uit de cache"), ("cached_total", "oorspronkelijk berekend in"), ("total", "totaal"),
+)
 
 
 @dataclass

@@ -8,6 +8,7 @@ from datetime import timedelta
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
+from search.cache import search_run_cached
 from search.models import (
     ApiToken,
     Citation,
@@ -18,14 +19,14 @@ from search.models import (
 )
 from search.pipeline.links import display_link
 from search.pipeline.request import REPLAYABLE_FIELDS, SearchRequest
-from search.pipeline.run import SearchOutcome, search_run
+from search.pipeline.run import SearchOutcome
 from search.pipeline.score_criteria import scores_as_fields
 from search.tuning import TuneReport
 
 
 def search_perform(*, request: SearchRequest, user=None) -> SearchOutcome:
-    """Run a search and record it (SearchLog, Recommendations, Citations) in one transaction."""
-    outcome = search_run(request)
+    """Run a search (or take it from the search cache) and record it (SearchLog, Recommendations, Citations) in one transaction."""
+    outcome = search_run_cached(request)
     fields = {name: getattr(request, name) for name in REPLAYABLE_FIELDS if getattr(request, name)}
     outcome.search_id = search_log_record(outcome=outcome, user=user, top_k=request.top_k, request_fields=fields).id
     return outcome

@@ -206,7 +206,7 @@ def test_it_limits_the_optional_fields(owner_client):
 
 
 def test_it_reopens_a_search_without_running_it_again(owner_client, search_of_owner, monkeypatch):
-    monkeypatch.setattr(services, "search_run", lambda request: pytest.fail("the search ran again"))
+    monkeypatch.setattr(services, "search_run_cached", lambda request: pytest.fail("the search ran again"))
     html = owner_client.get(reverse("search:detail", args=[search_of_owner.id])).content.decode()
     assert '<h3 class="card-title">1. Herstelcoaching</h3>' in html
     assert "Past bij langdurig verzuim." in html
