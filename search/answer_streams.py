@@ -12,7 +12,6 @@ from collections.abc import Iterator
 from functools import cache
 
 from django.conf import settings
-
 from django.template.loader import render_to_string
 from django.utils.html import escape
 
