@@ -20,7 +20,7 @@ class RecommendationInline(admin.TabularInline):
     model = Recommendation
     extra = 0
     can_delete = False
-    fields = ("rank", "product_name", "relevance_score", *(criterion.field for criterion in CRITERIA), "similarity", "feedback_multiplier", "url_status")
+    fields = ("section", "rank", "product_name", "relevance_score", *(criterion.field for criterion in CRITERIA), "similarity", "feedback_multiplier", "url_status")
     readonly_fields = fields
 
     def has_add_permission(self, request, obj=None):
@@ -61,8 +61,9 @@ class FeedbackVoteAdmin(admin.ModelAdmin):
 
 @admin.register(Citation)
 class CitationAdmin(admin.ModelAdmin):
-    list_display = ("recommendation", "position", "document_title", "section", "score")
-    search_fields = ("document_title", "section")
+    list_display = ("recommendation", "position", "document_title", "section", "score", "retrieved_at", "used_in_prompt")
+    list_filter = ("used_in_prompt",)
+    search_fields = ("document_title", "section", "content_sha256")
     raw_id_fields = ("recommendation", "chunk")
 
 

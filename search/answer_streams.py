@@ -6,6 +6,7 @@ someone's health never appears in a URL, a browser history or an access log, and
 that asked can read the answer.
 """
 
+import logging
 import secrets
 import threading
 from collections.abc import Iterator
@@ -20,9 +21,12 @@ from search.pipeline.errors import SearchInputError
 
 SESSION_KEY = "answer_streams"
 PENDING_MAX = 5  # questions asked but not yet streamed, per session (older ones are dropped)
+logger = logging.getLogger(__name__)
+
 PIECE_EVENT = "deel"
 FINAL_EVENT = "klaar"
 EXPIRED = "Dit antwoord is al opgehaald of verlopen. Stel de vraag opnieuw."
+FAILED = "Het antwoord kon nu niet worden opgesteld. Probeer het over een ogenblik opnieuw."
 
 
 def answer_stream_open(session, question: str) -> str:
@@ -62,6 +66,11 @@ def answer_events(question: str | None, *, request) -> Iterator[str]:
                 yield sse_event(FINAL_EVENT, render_to_string("search/_answer.html", {"answer": item}, request=request))
     except SearchInputError as error:
         yield sse_event(FINAL_EVENT, render_to_string("search/_answer_unavailable.html", {"message": str(error)}, request=request))
+    except Exception:
+        # The stream has begun, so no error page can follow: end it with a Dutch message, or the
+        # browser would reconnect and be told that this answer was already fetched.
+        logger.exception("guideline answer stream failed")
+        yield sse_event(FINAL_EVENT, render_to_string("search/_answer_unavailable.html", {"message": FAILED}, request=request))
     finally:
         if generating:
             _generation_slots().release()

@@ -154,3 +154,15 @@ def test_it_quotes_the_passages_at_once_when_every_generation_slot_is_taken(llm,
     assert taken == settings.ANSWER_STREAMS_PER_PROCESS
     assert "Volgens de richtlijnen" in events[-1][1] and "Gegenereerd" not in events[-1][1]
     assert len(llm.log) == 0  # nobody waited for the LLM
+
+
+def test_it_ends_the_stream_with_a_dutch_message_when_the_answer_fails(owner_client, settings):
+    from django.db import connection
+
+    settings.LLM_API_KEY = ""
+    page = owner_client.post(reverse("search:guidelines"), {"q": QUESTION}, **HTMX).content.decode()
+    response = owner_client.get(page.split('sse-connect="', 1)[1].split('"', 1)[0])
+    with connection.cursor() as cursor:  # the database gives up on the passage search, as under overload
+        cursor.execute("SET LOCAL statement_timeout = '1ms'")
+    events = _events(response)
+    assert events == [(FINAL_EVENT, events[0][1])] and "kon nu niet worden opgesteld" in events[0][1]
