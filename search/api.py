@@ -5,6 +5,7 @@ The OpenAPI schema is served at /api/openapi.json and browsable at /api/docs, bo
 """
 
 import hashlib
+from datetime import timedelta
 
 from django.conf import settings
 from django.contrib.auth.decorators import login_required
@@ -22,6 +23,9 @@ from search.ratelimits import RateLimited, rate_limit_check
 from search.serializers import answer_json, outcome_json
 from search.services import search_perform
 
+# "Last used" to the minute: writing it on every request would cost a commit per API call under load.
+LAST_USED_RESOLUTION = timedelta(minutes=1)
+
 
 class BearerToken(HttpBearer):
     def authenticate(self, request: HttpRequest, token: str):
@@ -29,7 +33,9 @@ class BearerToken(HttpBearer):
         api_token = ApiToken.objects.select_related("user").filter(key_hash=digest, user__is_active=True).first()
         if api_token is None:
             return None
-        ApiToken.objects.filter(pk=api_token.pk).update(last_used_at=timezone.now())
+        now = timezone.now()
+        if api_token.last_used_at is None or now - api_token.last_used_at >= LAST_USED_RESOLUTION:
+            ApiToken.objects.filter(pk=api_token.pk).update(last_used_at=now)
         request.user = api_token.user
         return api_token.user
 

@@ -54,16 +54,24 @@ def search_log_record(*, outcome: SearchOutcome, top_k: int, user=None, request_
             request_fields=request_fields or {},
             ranking_version_id=outcome.ranking_version,
         )
-        sections = ((Recommendation.Section.ADVICE, outcome.recommendations), (Recommendation.Section.WORKPLACE, outcome.workplace_suggestions))
-        for section, items in sections:
-            for rank, item in enumerate(items, start=1):
-                _recommendation_record(log, section, rank, item)
+        # Two statements for all recommendations and all their citations (PostgreSQL returns the new ids).
+        placed = [
+            (section, rank, item)
+            for section, items in ((Recommendation.Section.ADVICE, outcome.recommendations), (Recommendation.Section.WORKPLACE, outcome.workplace_suggestions))
+            for rank, item in enumerate(items, start=1)
+        ]
+        recommendations = Recommendation.objects.bulk_create(_recommendation_row(log, section, rank, item) for section, rank, item in placed)
+        Citation.objects.bulk_create(
+            _citation_row(recommendation, position, citation)
+            for recommendation, (_, _, item) in zip(recommendations, placed, strict=True)
+            for position, citation in enumerate(item.citations, start=1)
+        )
     return log
 
 
-def _recommendation_record(log: SearchLog, section: str, rank: int, item) -> None:
+def _recommendation_row(log: SearchLog, section: str, rank: int, item) -> Recommendation:
     link = display_link(item.product)
-    recommendation = Recommendation.objects.create(
+    return Recommendation(
         search=log,
         section=section,
         product=item.product,
@@ -77,21 +85,21 @@ def _recommendation_record(log: SearchLog, section: str, rank: int, item) -> Non
         url_shown=link.url,
         url_status=link.status,
     )
-    Citation.objects.bulk_create(
-        Citation(
-            recommendation=recommendation,
-            chunk_id=citation.chunk_id,
-            position=position,
-            score=citation.score,
-            document_title=citation.document_title,
-            source=citation.source,
-            section=citation.section,
-            url=citation.url,
-            retrieved_at=citation.retrieved_at,
-            content_sha256=citation.content_sha256,
-            used_in_prompt=citation.used_in_prompt,
-        )
-        for position, citation in enumerate(item.citations, start=1)
+
+
+def _citation_row(recommendation: Recommendation, position: int, citation) -> Citation:
+    return Citation(
+        recommendation=recommendation,
+        chunk_id=citation.chunk_id,
+        position=position,
+        score=citation.score,
+        document_title=citation.document_title,
+        source=citation.source,
+        section=citation.section,
+        url=citation.url,
+        retrieved_at=citation.retrieved_at,
+        content_sha256=citation.content_sha256,
+        used_in_prompt=citation.used_in_prompt,
     )
 
 

@@ -23,6 +23,20 @@ def test_it_answers_with_a_bearer_token(client, owner):
     assert owner.api_tokens.get().last_used_at is not None
 
 
+def test_it_notes_when_a_token_was_last_used_to_the_minute(client, owner):
+    from datetime import timedelta
+
+    _, token = api_token_create(user=owner, name="koppeling")
+    ask = lambda: _post(client, "/api/guidelines/answer", {"question": "Wanneer moet het plan van aanpak klaar zijn?"}, HTTP_AUTHORIZATION=f"Bearer {token}")  # noqa: E731
+    assert ask().status_code == 200
+    first = owner.api_tokens.get().last_used_at
+    assert ask().status_code == 200
+    assert owner.api_tokens.get().last_used_at == first  # no write for every call
+    owner.api_tokens.update(last_used_at=first - timedelta(minutes=2))
+    assert ask().status_code == 200
+    assert owner.api_tokens.get().last_used_at > first
+
+
 def test_it_answers_for_a_logged_in_session(client, owner):
     client.force_login(owner)
     response = _post(client, "/api/guidelines/answer", {"question": "Wanneer moet het plan van aanpak klaar zijn?"})
