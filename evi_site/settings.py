@@ -263,6 +263,9 @@ CITATION_MIN_SCORE = env_float("CITATION_MIN_SCORE", _THRESHOLDS["citation"], mi
 # A guideline question is answered when a passage covers this share of its words (BM25F, lexical.sql)
 # or is this close in meaning; otherwise the answer abstains (calibrated on search/eval: README).
 ANSWER_MIN_SIMILARITY = env_float("ANSWER_MIN_SIMILARITY", _THRESHOLDS["answer"], minimum=-1, maximum=1)
+# ingest_guidelines refuses bigger files (ten times the biggest law we hold, the Arbobesluit at 0.44 MB):
+# a bigger file is a mistake or an attack, and a file is read whole.
+GUIDELINE_MAX_FILE_MB = env_float("GUIDELINE_MAX_FILE_MB", 5.0, minimum=0.01, maximum=1000)
 # Guideline questions: rank the regulations first, then read the passages of the best N first (0: one flat
 # list). Measured (README): picking documents by title and summary first costs cited@3 0.671 → 0.443 at N=2.
 # Multi-query retrieval: the situation's facets as sub-queries, fused by rank (README: measured, held out).

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
+from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.core.validators import URLValidator
 from django.db import IntegrityError, transaction
@@ -21,8 +22,6 @@ from guidelines.parsing import PARSER_VERSION, count_tokens, parse_sections
 logger = logging.getLogger(__name__)
 
 EMBED_BATCH = 64
-# Ten times the biggest law we hold (Arbobesluit, 0.44 MB); a bigger file is a mistake or an attack.
-MAX_FILE_BYTES = 5_000_000
 # Control characters other than tab and newlines come from bad conversions and break rendering.
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 
@@ -44,10 +43,10 @@ def guideline_file_read(path: Path) -> str:
         raise IngestionError(f"Bestand niet gevonden: {path}")
     if not path.is_file():
         raise IngestionError(f"Geen bestand (maar een map of iets anders): {path}")
-    size = path.stat().st_size
-    if size > MAX_FILE_BYTES:
+    size, limit_mb = path.stat().st_size, settings.GUIDELINE_MAX_FILE_MB
+    if size > limit_mb * 1_000_000:
         raise IngestionError(
-            f"Bestand is te groot ({size / 1_000_000:.1f} MB; maximaal {MAX_FILE_BYTES // 1_000_000} MB). "
+            f"Bestand is te groot ({size / 1_000_000:.1f} MB; maximaal {limit_mb:g} MB, instelling GUIDELINE_MAX_FILE_MB). "
             f"Splits het in delen en lees die samen in als één document: {path}"
         )
     raw = path.read_bytes()

@@ -114,6 +114,6 @@ def test_it_strips_control_characters_and_refuses_huge_files(tmp_path, settings,
     document = GuidelineDocument.objects.get(title="Met stuurtekens")
     assert not any("\x07" in c.content or "\x1b" in c.content or "\x07" in c.section_path for c in document.chunks.all())
 
-    monkeypatch.setattr("guidelines.services.MAX_FILE_BYTES", 10)
-    with pytest.raises(CommandError, match="te groot"):
+    settings.GUIDELINE_MAX_FILE_MB = 0.00001  # 10 bytes
+    with pytest.raises(CommandError, match=r"te groot .*maximaal 1e-05 MB, instelling GUIDELINE_MAX_FILE_MB"):
         call_command("ingest_guidelines", str(path), "--title", "Groot", "--source", "Test", verbosity=0)
