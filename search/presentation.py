@@ -161,6 +161,7 @@ def cited_from_stored(citation: Citation) -> CitedChunk:
         citation.chunk_id, citation.document_title, citation.source, citation.section, citation.url, citation.score,
         is_summary=bool(citation.chunk and citation.chunk.document.is_summary),
         retrieved_at=citation.retrieved_at, used_in_prompt=citation.used_in_prompt, content_sha256=citation.content_sha256,
+        changed_since=bool(citation.content_sha256 and citation.chunk and passage_sha256(citation.chunk.content) != citation.content_sha256),
     )
 
 

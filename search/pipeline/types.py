@@ -37,6 +37,7 @@ class CitedChunk:
     retrieved_at: datetime | None = None  # when this search read the passage
     used_in_prompt: bool = False  # whether an LLM was shown the passage for this answer or ranking
     content_sha256: str = ""  # of the text as cited; computed from `content` when not given (stored citations)
+    changed_since: bool = False  # a stored citation whose passage now reads differently
 
     def __post_init__(self) -> None:
         if self.content and not self.content_sha256:

@@ -114,3 +114,14 @@ def test_it_rewrites_a_weak_query_at_most_twice(settings):
     assert retrieval["graded"]["passed"] < 3 and retrieval["graded"]["failed"] > 0
     assert retrieval["rewrites"] == 2 and retrieval["expanded"]  # the wijzer, then the broadest facet (no LLM)
     assert outcome.note or outcome.message
+
+
+def test_it_shows_where_a_cited_passage_was_read_and_warns_when_it_changed_since(owner_client, owner):
+    outcome = search_perform(request=SearchRequest(query=SITUATION), user=owner)
+    stored = Citation.objects.filter(recommendation__search_id=outcome.search_id, recommendation__rank=1).select_related("chunk").first()
+    page = owner_client.get(reverse("search:detail", args=[outcome.search_id])).content.decode()
+    assert "vingerafdruk <code" in page and stored.content_sha256[:12] in page
+    assert "gewijzigd sinds dit advies" not in page
+    GuidelineChunk.objects.filter(id=stored.chunk_id).update(content=stored.chunk.content + " Aangepast.")
+    page = owner_client.get(reverse("search:detail", args=[outcome.search_id])).content.decode()
+    assert "gewijzigd sinds dit advies" in page and "badge-changed" in page
