@@ -8,24 +8,13 @@ from dataclasses import dataclass, field
 from django.conf import settings
 
 from catalog.models import Audience, Category, Product
-from embeddings.selectors import QueryEmbedding, query_embedding
-from lexical.terms import QueryTerms, prefix_stems, query_terms
+from embeddings.selectors import query_embedding
+from lexical.terms import prefix_stems
 from lexical.thesaurus import expansion_terms
-from search.pipeline import expansion
 from search.pipeline.budget import over_budget_note, within_budget
-from search.pipeline.canonical import canonicalise
 from search.pipeline.context import SituationContext, context_extract
 from search.pipeline.evidence import choose_citations, evidence_for_products
 from search.pipeline.feedback import feedback_multipliers
-from search.pipeline.grading import llm_grade
-from search.pipeline.llm_client import llm_configured
-from search.pipeline.multi_query import (
-    SubQuery,
-    broadest_facet,
-    facet_queries,
-    fuse_lists,
-    llm_facet_queries,
-)
 from search.pipeline.passages import passages_retrieve
 from search.pipeline.ranking import select_ranker
 from search.pipeline.ranking.criteria import phase_suitability
@@ -42,8 +31,8 @@ from search.pipeline.request import (
     validate_query,
     validate_request,
 )
-from search.pipeline.retrieval import Candidate, candidates_fetch, fuse
 from search.pipeline.score_criteria import zero_scores
+from search.pipeline.stage1 import MIN_QUALIFYING, retrieve
 from search.pipeline.types import CitedChunk, Scored
 
 logger = logging.getLogger(__name__)
@@ -56,8 +45,6 @@ FEW_RESULTS_NOTE = (
 NO_RESULTS_MESSAGE = (
     "Geen producten gevonden voor deze zoekopdracht. Neem contact op met een EVI specialist voor maatwerk advies."
 )
-MIN_QUALIFYING = 3
-MAX_REWRITES = 2
 FALLBACK_PASSAGES = 3
 
 
@@ -105,39 +92,10 @@ def search_run(request: SearchRequest, *, params: RankingParameters | None = Non
 
     outcome = SearchOutcome(query=query, mode=request.mode, context=context, ranking_version=version_id)
     tick = time.perf_counter()
-    candidates, names, in_domain, failed = _stage1(query_terms(query), embedding, floor=settings.SEARCH_SIMILARITY_FLOOR)
-    sub_queries = _sub_queries(query) if in_domain and request.multi_query and request.mode != "vector" else []
-    if sub_queries:
-        candidates = _with_sub_queries(candidates, names, sub_queries, embedding.model)
-    outcome.candidate_count = len(candidates)
-    graded = {"passed": len(candidates), "failed": failed, "by": "drempels"}
-    if in_domain and request.mode == "two-stage" and settings.LLM_GRADING and llm_configured():
-        candidates, graded = llm_grade(query, candidates) or (candidates, graded)
-    rewrites = 0
-    for rewrite in _rewrites(query, embedding, sub_queries) if in_domain and request.mode != "vector" else ():
-        if graded["passed"] >= MIN_QUALIFYING or rewrites == MAX_REWRITES:
-            break
-        expanded = rewrite()
-        if expanded is None:
-            continue  # this step does not apply here (no wijzer line matches, no LLM, one facet only)
-        rewrites += 1
-        outcome.expanded |= expanded.wijzer_used
-        outcome.hyde_used |= expanded.hyde_used
-        embedding = expanded.embedding
-        more, more_names, _, more_failed = _stage1(query_terms(query, extra=expanded.text), embedding, floor=settings.SEARCH_WEAK_FLOOR)
-        names.update(more_names)
-        added = len(_merge(candidates, more)) - len(candidates)
-        candidates = _merge(candidates, more)
-        graded = {**graded, "passed": graded["passed"] + added, "failed": graded["failed"] + more_failed}
-    strong_ids = _strong_ids(candidates)
-    outcome.retrieval = {
-        "queries": [query] + [q.text for q in sub_queries],
-        "facets": ["situatie"] + [q.facet for q in sub_queries],
-        "rewrites": rewrites,
-        "graded": graded,
-        "hyde_used": outcome.hyde_used,
-        "expanded": outcome.expanded,
-    }
+    found = retrieve(query, embedding, mode=request.mode, multi_query=request.multi_query)
+    candidates, strong_ids, in_domain, embedding = found.candidates, found.strong_ids, found.in_domain, found.embedding
+    outcome.candidate_count, outcome.retrieval = found.candidate_count, found.retrieval
+    outcome.expanded, outcome.hyde_used = found.retrieval["expanded"], found.retrieval["hyde_used"]
     outcome.canonical_count = len(candidates)
     timings["stage1"] = _ms(tick)
 
@@ -206,69 +164,6 @@ def search_run(request: SearchRequest, *, params: RankingParameters | None = Non
     return outcome
 
 
-def _stage1(terms: QueryTerms, embedding: QueryEmbedding, *, floor: float) -> tuple[list[Candidate], dict[int, str], bool, int]:
-    """Graded, fused, canonical candidates; whether the query is about this domain at all; and how many
-    candidates failed the grade (the calibrated similarity and lexical floors)."""
-    raw = candidates_fetch(terms=terms, query=embedding, limit=settings.SEARCH_CANDIDATES)
-    in_domain = any(
-        max(c.coverage, c.wijzer_coverage) >= settings.SEARCH_QUERY_MIN_COVERAGE
-        or c.similarity >= settings.SEARCH_QUERY_MIN_SIMILARITY
-        for c in raw
-    )
-    if not in_domain:
-        return [], {}, False, len(raw)
-    kept = [c for c in raw if c.similarity >= floor or c.coverage >= settings.SEARCH_LEXICAL_FLOOR]
-    names = {c.product_id: c.name for c in kept}
-    fused = fuse(kept, method=settings.SEARCH_FUSION)
-    return canonicalise(fused, names, limit=settings.SEARCH_CANDIDATES), names, True, len(raw) - len(kept)
-
-
-def _sub_queries(query: str) -> list[SubQuery]:
-    """The LLM's sub-queries when one is configured and answers usefully, else the situation's own clauses."""
-    return (llm_configured() and llm_facet_queries(query)) or facet_queries(query)
-
-
-def _with_sub_queries(candidates: list[Candidate], names: dict[int, str], sub_queries: list[SubQuery], model: str) -> list[Candidate]:
-    """The situation's candidates and its sub-queries' candidates in one list, ordered by reciprocal rank."""
-    lists = [[c.product_id for c in candidates]]
-    by_id = {c.product_id: c for c in candidates}
-    for sub_query in sub_queries:
-        found, found_names, in_domain, _ = _stage1(
-            query_terms(sub_query.text), query_embedding(sub_query.text, model=model), floor=settings.SEARCH_SIMILARITY_FLOOR
-        )
-        if not in_domain:
-            continue
-        names.update(found_names)
-        lists.append([c.product_id for c in found])
-        for candidate in found:
-            by_id.setdefault(candidate.product_id, candidate)  # the situation's own scores where it has them
-    ordered = fuse_lists(lists)
-    return canonicalise([by_id[i] for i in ordered], names, limit=settings.SEARCH_CANDIDATES)
-
-
-def _rewrites(query: str, embedding: QueryEmbedding, sub_queries: list[SubQuery]):
-    """The rewrite steps in order, each a callable that gives the widened query or None where it does not apply:
-    the interventiewijzer lines, then HyDE (LLM), then the broadest facet on its own."""
-    widened: list[expansion.Expansion] = []
-
-    def wijzer():
-        result = expansion.wijzer_expansion(query, embedding)
-        widened.extend([result] if result else [])
-        return result
-
-    def hyde():
-        base = widened[-1] if widened else None
-        return expansion.hyde_expansion(query, base.embedding if base else embedding, text=base.text if base else query)
-
-    def facet():
-        broadest = broadest_facet(sub_queries or facet_queries(query))
-        if broadest is None:
-            return None
-        return expansion.Expansion(f"{query} {broadest.text}", query_embedding(broadest.text, model=embedding.model))
-
-    return (wijzer, hyde, facet)
-
-
 def _split_by_budget(items: list[Scored], budget_eur: int | None) -> tuple[list[Scored], list[Scored]]:
     """Products whose lowest price fits the budget (or is unknown), and those it rules out."""
     kept, ruled_out = [], []
@@ -276,19 +171,6 @@ def _split_by_budget(items: list[Scored], budget_eur: int | None) -> tuple[list[
         item.within_budget = within_budget(item.product.price_from_eur, budget_eur)
         (ruled_out if item.within_budget is False else kept).append(item)
     return kept, ruled_out
-
-
-def _strong_ids(candidates: list[Candidate]) -> set[int]:
-    """Candidates that are evidence of their own: they match the query's words, or are close in meaning.
-
-    The similarity floor keeps loosely related products as candidates; when fewer than three
-    candidates are more than that ("migraine"), the advice is completed with broad first steps.
-    """
-    return {
-        c.product_id
-        for c in candidates
-        if max(c.coverage, c.wijzer_coverage) >= settings.SEARCH_LEXICAL_FLOOR or c.similarity >= settings.SEARCH_STRONG_SIMILARITY
-    }
 
 
 def first_steps(context: SituationContext, *, exclude: set[int], p: RankingParameters = DEFAULT) -> list[Scored]:
@@ -307,11 +189,6 @@ def first_steps(context: SituationContext, *, exclude: set[int], p: RankingParam
         item.finalise()
         steps.append(item)
     return steps
-
-
-def _merge(first: list[Candidate], second: list[Candidate]) -> list[Candidate]:
-    seen = {c.product_id for c in first}
-    return first + [c for c in second if c.product_id not in seen]
 
 
 def _workplace_suggestions(scored: list[Scored], shown: list[Scored], context: SituationContext, p: RankingParameters = DEFAULT) -> list[Scored]:
