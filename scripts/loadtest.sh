@@ -26,5 +26,6 @@ print(f'wrk.headers["Authorization"] = "Bearer {sys.argv[1]}"')
 print('wrk.headers["Content-Type"] = "application/json"')
 print("request = function() i = i + 1; return wrk.format('POST', '/api/recommendations', nil, bodies[(i % #bodies) + 1]) end")
 print("response = function(status) if status ~= 200 then io.stderr:write('status ' .. status .. '\\n') end end")
+print("done = function(summary, latency, requests) io.write(string.format('p95 latency: %.1f ms\\n', latency:percentile(95) / 1000)) end")
 PY
 wrk --threads 2 --connections "$connections" --duration "$duration" --timeout 10s --latency --script "$script" "$base"

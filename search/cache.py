@@ -72,7 +72,7 @@ def _key(request: SearchRequest, query: str) -> str:
 def _as_fresh_hit(outcome: SearchOutcome, *, query: str, started: float) -> SearchOutcome:
     """The cached outcome with this request's text, today's product rows and timings that say it was cached."""
     items = outcome.recommendations + outcome.workplace_suggestions
-    current = Product.objects.in_bulk([item.product.id for item in items])
+    current = Product.objects.defer("embedding").in_bulk([item.product.id for item in items])
     for item in items:
         item.product = current.get(item.product.id, item.product)
     elapsed = round((time.perf_counter() - started) * 1000, 2)

@@ -20,7 +20,7 @@ def search_of_user(*, user, search_id: int) -> SearchLog:
 
     Raises SearchLog.DoesNotExist for a search that is not theirs, so views answer 404.
     """
-    recommendations = Recommendation.objects.select_related("product").prefetch_related(
+    recommendations = Recommendation.objects.select_related("product").defer("product__embedding").prefetch_related(
         Prefetch("citations", queryset=Citation.objects.select_related("chunk__document").order_by("position")),
         Prefetch("votes", queryset=FeedbackVote.objects.filter(user=user), to_attr="my_votes"),
     )

@@ -28,7 +28,7 @@ SYSTEM = (
 def llm_grade(query: str, candidates: list[Candidate]) -> tuple[list[Candidate], dict] | None:
     """The candidates without those the LLM called irrelevant, and the grade; None when it gave no usable verdict."""
     top = candidates[:GRADED]
-    products = Product.objects.in_bulk([c.product_id for c in top])
+    products = Product.objects.defer("embedding").in_bulk([c.product_id for c in top])
     offered = [
         {"product_id": c.product_id, "naam": products[c.product_id].name, "omschrijving": products[c.product_id].description[:300]}
         for c in top

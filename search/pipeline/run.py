@@ -104,7 +104,7 @@ def search_run(request: SearchRequest, *, params: RankingParameters | None = Non
     pool = candidates if request.mode == "vector" else candidates[: settings.SEARCH_STAGE2_POOL]
     if request.mode == "vector":
         pool = sorted(pool, key=lambda c: c.similarity, reverse=True)
-    products = Product.objects.in_bulk([c.product_id for c in pool])
+    products = Product.objects.defer("embedding").in_bulk([c.product_id for c in pool])  # the vector stays in SQL
     topical = topical_scores(pool, floor=settings.SEARCH_SIMILARITY_FLOOR, p=params)
     own_words, synonyms = prefix_stems(query), prefix_stems(" ".join(expansion_terms(query)))
     scored = [
@@ -175,7 +175,7 @@ def _split_by_budget(items: list[Scored], budget_eur: int | None) -> tuple[list[
 
 def first_steps(context: SituationContext, *, exclude: set[int], p: RankingParameters = DEFAULT) -> list[Scored]:
     """The catalog's broad first steps, the ones that suit this phase of absence first."""
-    products = [p for p in Product.objects.filter(is_active=True, is_first_step=True) if p.id not in exclude]
+    products = [p for p in Product.objects.defer("embedding").filter(is_active=True, is_first_step=True) if p.id not in exclude]
     suited = sorted(((product, *phase_suitability(product, context, p)) for product in products), key=lambda row: (-row[1], row[0].name))
     steps = []
     for product, suitability, why in suited:
