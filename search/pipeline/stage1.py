@@ -1,0 +1,158 @@
+"""Stage 1 as a whole: retrieve, grade, and rewrite a weak query at most twice.
+
+The situation's candidates come from search.pipeline.retrieval (with its facets as sub-queries when
+asked, search.pipeline.multi_query); they are graded by the calibrated floors and, with an LLM, by
+search.pipeline.grading. When fewer than MIN_QUALIFYING pass, the query is widened in order: the
+interventiewijzer lines, HyDE (LLM), the broadest facet alone; each rewrite searches again with the
+lower SEARCH_WEAK_FLOOR. What happened is reported as `retrieval` (JSON and SearchLog).
+"""
+
+from dataclasses import dataclass
+
+from django.conf import settings
+
+from embeddings.selectors import QueryEmbedding, query_embedding
+from lexical.terms import QueryTerms, query_terms
+from search.pipeline import expansion
+from search.pipeline.canonical import canonicalise
+from search.pipeline.grading import llm_grade
+from search.pipeline.llm_client import llm_configured
+from search.pipeline.multi_query import (
+    SubQuery,
+    broadest_facet,
+    facet_queries,
+    fuse_lists,
+    llm_facet_queries,
+)
+from search.pipeline.retrieval import Candidate, candidates_fetch, fuse
+
+MIN_QUALIFYING = 3
+MAX_REWRITES = 2
+
+
+@dataclass
+class Retrieved:
+    candidates: list[Candidate]
+    strong_ids: set[int]  # candidates that are evidence of their own (see strong_ids)
+    in_domain: bool
+    embedding: QueryEmbedding  # the query's vector after any rewrite, for the evidence of stage 2
+    candidate_count: int  # before rewrites
+    retrieval: dict
+
+
+def retrieve(query: str, embedding: QueryEmbedding, *, mode: str, multi_query: bool) -> Retrieved:
+    """The candidates for stage 2, graded, with at most MAX_REWRITES rewrites of a weak query."""
+    candidates, names, in_domain, failed = stage1(query_terms(query), embedding, floor=settings.SEARCH_SIMILARITY_FLOOR)
+    sub_queries = _sub_queries(query) if in_domain and multi_query and mode != "vector" else []
+    if sub_queries:
+        candidates = _with_sub_queries(candidates, names, sub_queries, embedding.model)
+    candidate_count = len(candidates)
+    graded = {"passed": len(candidates), "failed": failed, "by": "drempels"}
+    if in_domain and mode == "two-stage" and settings.LLM_GRADING and llm_configured():
+        candidates, graded = llm_grade(query, candidates) or (candidates, graded)
+    rewrites, expanded, hyde_used = 0, False, False
+    for rewrite in _rewrites(query, embedding, sub_queries) if in_domain and mode != "vector" else ():
+        if graded["passed"] >= MIN_QUALIFYING or rewrites == MAX_REWRITES:
+            break
+        widened = rewrite()
+        if widened is None:
+            continue  # this step does not apply here (no wijzer line matches, no LLM, one facet only)
+        rewrites += 1
+        expanded |= widened.wijzer_used
+        hyde_used |= widened.hyde_used
+        embedding = widened.embedding
+        more, more_names, _, more_failed = stage1(query_terms(query, extra=widened.text), embedding, floor=settings.SEARCH_WEAK_FLOOR)
+        names.update(more_names)
+        merged = _merge(candidates, more)
+        graded = {**graded, "passed": graded["passed"] + len(merged) - len(candidates), "failed": graded["failed"] + more_failed}
+        candidates = merged
+    retrieval = {
+        "queries": [query] + [q.text for q in sub_queries],
+        "facets": ["situatie"] + [q.facet for q in sub_queries],
+        "rewrites": rewrites,
+        "graded": graded,
+        "hyde_used": hyde_used,
+        "expanded": expanded,
+    }
+    return Retrieved(candidates, strong_ids(candidates), in_domain, embedding, candidate_count, retrieval)
+
+
+def stage1(terms: QueryTerms, embedding: QueryEmbedding, *, floor: float) -> tuple[list[Candidate], dict[int, str], bool, int]:
+    """Graded, fused, canonical candidates; whether the query is about this domain at all; and how many
+    candidates failed the grade (the calibrated similarity and lexical floors)."""
+    raw = candidates_fetch(terms=terms, query=embedding, limit=settings.SEARCH_CANDIDATES)
+    in_domain = any(
+        max(c.coverage, c.wijzer_coverage) >= settings.SEARCH_QUERY_MIN_COVERAGE
+        or c.similarity >= settings.SEARCH_QUERY_MIN_SIMILARITY
+        for c in raw
+    )
+    if not in_domain:
+        return [], {}, False, len(raw)
+    kept = [c for c in raw if c.similarity >= floor or c.coverage >= settings.SEARCH_LEXICAL_FLOOR]
+    names = {c.product_id: c.name for c in kept}
+    fused = fuse(kept, method=settings.SEARCH_FUSION)
+    return canonicalise(fused, names, limit=settings.SEARCH_CANDIDATES), names, True, len(raw) - len(kept)
+
+
+def _sub_queries(query: str) -> list[SubQuery]:
+    """The LLM's sub-queries when one is configured and answers usefully, else the situation's own clauses."""
+    return (llm_configured() and llm_facet_queries(query)) or facet_queries(query)
+
+
+def _with_sub_queries(candidates: list[Candidate], names: dict[int, str], sub_queries: list[SubQuery], model: str) -> list[Candidate]:
+    """The situation's candidates and its sub-queries' candidates in one list, ordered by reciprocal rank."""
+    lists = [[c.product_id for c in candidates]]
+    by_id = {c.product_id: c for c in candidates}
+    for sub_query in sub_queries:
+        found, found_names, in_domain, _ = stage1(
+            query_terms(sub_query.text), query_embedding(sub_query.text, model=model), floor=settings.SEARCH_SIMILARITY_FLOOR
+        )
+        if not in_domain:
+            continue
+        names.update(found_names)
+        lists.append([c.product_id for c in found])
+        for candidate in found:
+            by_id.setdefault(candidate.product_id, candidate)  # the situation's own scores where it has them
+    ordered = fuse_lists(lists)
+    return canonicalise([by_id[i] for i in ordered], names, limit=settings.SEARCH_CANDIDATES)
+
+
+def _rewrites(query: str, embedding: QueryEmbedding, sub_queries: list[SubQuery]):
+    """The rewrite steps in order, each a callable that gives the widened query or None where it does not apply:
+    the interventiewijzer lines, then HyDE (LLM), then the broadest facet on its own."""
+    widened: list[expansion.Expansion] = []
+
+    def wijzer():
+        result = expansion.wijzer_expansion(query, embedding)
+        widened.extend([result] if result else [])
+        return result
+
+    def hyde():
+        base = widened[-1] if widened else None
+        return expansion.hyde_expansion(query, base.embedding if base else embedding, text=base.text if base else query)
+
+    def facet():
+        broadest = broadest_facet(sub_queries or facet_queries(query))
+        if broadest is None:
+            return None
+        return expansion.Expansion(f"{query} {broadest.text}", query_embedding(broadest.text, model=embedding.model))
+
+    return (wijzer, hyde, facet)
+
+
+def strong_ids(candidates: list[Candidate]) -> set[int]:
+    """Candidates that are evidence of their own: they match the query's words, or are close in meaning.
+
+    The similarity floor keeps loosely related products as candidates; when fewer than three
+    candidates are more than that ("migraine"), the advice is completed with broad first steps.
+    """
+    return {
+        c.product_id
+        for c in candidates
+        if max(c.coverage, c.wijzer_coverage) >= settings.SEARCH_LEXICAL_FLOOR or c.similarity >= settings.SEARCH_STRONG_SIMILARITY
+    }
+
+
+def _merge(first: list[Candidate], second: list[Candidate]) -> list[Candidate]:
+    seen = {c.product_id for c in first}
+    return first + [c for c in second if c.product_id not in seen]
