@@ -1,3 +1,5 @@
+import threading
+
 import pytest
 
 from lexical.compounds import Decompounder, words_of
@@ -44,3 +46,31 @@ def test_it_builds_its_vocabulary_from_the_catalog_and_wijzer():
     splitter = decompounder()
     assert {"rug", "klachten"} <= set(splitter.parts("rugklachten"))
     assert {"angst", "klachten"} <= set(splitter.parts("angstklachten"))
+
+
+@pytest.mark.django_db
+def test_it_refreshes_an_old_vocabulary_in_the_background_and_keeps_serving_the_old_one(monkeypatch):
+    from lexical import vocabulary
+
+    vocabulary.vocabulary_clear()
+    first = vocabulary.decompounder()
+    monkeypatch.setitem(vocabulary._state, "loaded_at", 0.0)  # as if loaded long ago
+    assert vocabulary.decompounder() is first  # no search waits for the reload
+    vocabulary.vocabulary_refresh_wait(timeout=30)
+    fresh = vocabulary.decompounder()
+    assert fresh is not first and {"rug", "klachten"} <= set(fresh.parts("rugklachten"))
+
+
+@pytest.mark.django_db
+def test_it_never_installs_a_refresh_that_began_before_the_vocabulary_was_cleared():
+    from lexical import vocabulary
+
+    vocabulary.vocabulary_clear()
+    current = vocabulary.decompounder()
+    began_at = vocabulary._state["generation"]
+    vocabulary.vocabulary_clear()  # an index changed in this process while the refresh ran
+    replacement = vocabulary.decompounder()
+    late = threading.Thread(target=vocabulary._refresh, args=(began_at,))  # as the background refresh runs
+    late.start()
+    late.join(timeout=30)
+    assert vocabulary.decompounder() is replacement is not current
