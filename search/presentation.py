@@ -149,7 +149,7 @@ def sources_of(results: Results) -> list[dict]:
             "used_in_prompt": c.used_in_prompt,
             # The passage as it reads now; it differs from what was cited when the hash no longer matches.
             "quote": texts.get(chunk_id, ""),
-            "changed_since": bool(c.content_sha256) and chunk_id in texts and passage_sha256(texts[chunk_id]) != c.content_sha256,
+            "changed_since": c.changed_since,
         }
         for chunk_id, c in cited.items()
     ]
