@@ -70,7 +70,7 @@ def test_it_evaluates_every_mode_in_one_run(tmp_path):
         encoding="utf-8",
     )
     data = json.loads(_run("evaluate", "--queries", str(path), "--json"))
-    assert set(data["modes"]) == {"vector", "hybrid", "two-stage", "two-stage+multi"}
+    assert set(data["modes"]) == {"vector", "hybrid", "two-stage"}
     row = data["modes"]["two-stage"]
     for key in ("ndcg@3", "hit@3", "precision@3", "forbidden_in_top3", "citation_rate", "url_display_rate", "stage1_p95_ms", "total_p50_ms"):
         assert key in row

@@ -29,7 +29,7 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser):
         parser.add_argument("--queries", type=Path, action="append", help="Beoordeelde situaties (herhaalbaar).")
-        parser.add_argument("--modes", default="vector,hybrid,two-stage,two-stage+multi")
+        parser.add_argument("--modes", default="vector,hybrid,two-stage")
         parser.add_argument("--questions", type=Path, action="append", default=[], help="Beoordeelde richtlijnvragen (herhaalbaar).")
         parser.add_argument("--subjects", type=Path, default=CITATION_SUBJECTS, help="Tabel product → documenten over zijn onderwerp.")
         parser.add_argument("--json", action="store_true")
