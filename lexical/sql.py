@@ -131,7 +131,9 @@ def bm25_cte(name: str, *, table: str, weights: FieldWeights, where: str = "TRUE
 {name}_matched AS MATERIALIZED (
     SELECT m.id, count(*) AS matched_terms, sum(m.widf) AS widf FROM {scored_match} m GROUP BY m.id
 ),
-{name} AS (
+{name} AS MATERIALIZED (
+    -- Materialised: joined inline, the planner (which sees no row counts inside CTEs) re-ran this
+    -- join once per row of the outer table, 14 of 25 ms of stage 1 for the wijzer lines.
     -- A term whose prefix matched no weighted occurrence adds nothing to the score but counts as matched.
     SELECT mt.id, coalesce(ts.score, 0) AS score, mt.matched_terms, least(mt.widf / nm.own_idf, 1.0) AS coverage
     FROM {name}_matched mt

@@ -1,0 +1,30 @@
+import pytest
+from django.db import connection
+
+pytestmark = pytest.mark.django_db
+
+VECTOR_TABLES = ("catalog_product", "guidelines_guidelinechunk", "guidelines_interventionmapping")
+
+
+@pytest.mark.parametrize("table", VECTOR_TABLES)
+def test_it_keeps_every_stored_vector_in_its_row_not_in_the_toast_table(table):
+    with connection.cursor() as cursor:
+        cursor.execute(f"SELECT count(*), count(pg_column_toast_chunk_id(embedding)) FROM {table} WHERE embedding IS NOT NULL")
+        rows, out_of_line = cursor.fetchone()
+    assert rows > 0  # the demo data is loaded, so there is something to look at
+    assert out_of_line == 0
+
+
+def test_it_keeps_a_newly_ingested_passage_vector_inline(tmp_path):
+    from django.core.management import call_command
+
+    source = tmp_path / "kort.md"
+    source.write_text("# Korte richtlijn\n\n## 1 Tillen\n\nTil niet meer dan 23 kilo zonder hulpmiddel.\n", encoding="utf-8")
+    call_command("ingest_guidelines", str(source), "--title", "Korte richtlijn", "--source", "Test", verbosity=0)
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT count(*), count(pg_column_toast_chunk_id(c.embedding)) FROM guidelines_guidelinechunk c "
+            "JOIN guidelines_guidelinedocument d ON d.id = c.document_id WHERE d.title = 'Korte richtlijn'"
+        )
+        rows, out_of_line = cursor.fetchone()
+    assert rows == 1 and out_of_line == 0
