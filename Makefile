@@ -28,7 +28,7 @@ run: setup
 	@trap 'kill 0' INT TERM EXIT; \
 	$(VENV)/bin/celery -A evi_site worker -B --loglevel=info --concurrency=2 \
 		--schedule=$${EVI_DATA_DIR:-.data}/celerybeat-schedule & \
-	$(VENV)/bin/gunicorn evi_site.wsgi --bind 127.0.0.1:$(PORT) --workers $(WEB_WORKERS) --threads 4 \
+	EMBEDDING_THREADS=$${EMBEDDING_THREADS:-1} $(VENV)/bin/gunicorn evi_site.wsgi --bind 127.0.0.1:$(PORT) --workers $(WEB_WORKERS) --threads 4 \
 		--worker-class evi_site.gunicorn_worker.DutchThreadWorker \
 		--access-logfile - --preload
 

@@ -1,4 +1,4 @@
-"""WSGI entry point for gunicorn."""
+"""WSGI entry point for gunicorn; loads the embedding model before the first request (embeddings.warmup)."""
 
 import os
 
@@ -6,3 +6,7 @@ from django.core.wsgi import get_wsgi_application
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "evi_site.settings")
 application = get_wsgi_application()
+
+from embeddings.warmup import encoder_warm  # noqa: E402  (needs the settings configured above)
+
+encoder_warm()
