@@ -1,8 +1,10 @@
 """Fit the stage-2 ranking parameters on judged situations and on the specialists' votes, and say
 honestly whether it generalises.
 
-Random search around the active parameters: every trial changes a handful of the influential ones
-by up to ±50 %. Each trial is measured once per judged situation (nDCG@3) and once per voted search
+Trials: the active parameters; then each multiplicative rule of impact switched off (timing, reach,
+audience mismatch) and all of them at once, so every rule must show it earns its place; then random
+variations that change a handful of the influential parameters, by up to ±50 % or, for a share in
+[0, 1], half of the time anywhere in [0, 1] (a local search alone never finds that a rule is better off). Each trial is measured once per judged situation (nDCG@3) and once per voted search
 (the share of its preference pairs, 👍 over 👎, that the trial ranks the right way round when the
 search is replayed). k-fold cross-validation then picks, for every fold, the trial that is best on
 the other folds (nDCG plus VOTE_WEIGHT × agreement) and scores it on this fold. The judged set stays
@@ -26,7 +28,14 @@ TUNABLE = (
     "topical_lexical", "topical_wijzer", "topical_similarity", "impact_suitability_floor", "reach_floor",
     "topical_gate_floor", "fit_audience", "fit_suitability", "speed_weight", "speed_weight_urgent",
     "guideline_strength_span", "before_window", "past_window_start", "unknown_phase", "prevention_absence_product",
+    "mismatch_roles_and_sectors", "mismatch_roles",
 )
+# Each rule that multiplies impact, at the value that switches it off.
+RULES_OFF = {
+    "timing": {"impact_suitability_floor": 1.0},
+    "reach": {"reach_floor": 1.0},
+    "audience mismatch": {"mismatch_roles_and_sectors": 1.0, "mismatch_roles": 1.0},
+}
 UNIT_INTERVAL = {name for name in TUNABLE if name != "guideline_strength_span"}
 # How much the votes count next to the judged set when a trial is chosen: half, so a few specialists'
 # preferences can move the ranking where the judged set is indifferent but never outvote it.
@@ -67,13 +76,22 @@ class TuneReport:
 
 
 def trial_parameters(*, trials: int, seed: int, base: RankingParameters = DEFAULT, moves: int = 4) -> list[RankingParameters]:
-    """The current parameters first, then `trials - 1` random variations of `moves` tunable ones each."""
+    """The current parameters first, then the rules switched off, then random variations of `moves`
+    tunable ones each, `trials` in all (distinct sets only)."""
     rng = random.Random(seed)
+    ablations = [*RULES_OFF.values(), {name: value for changes in RULES_OFF.values() for name, value in changes.items()}]
     candidates = [base]
-    for _ in range(trials - 1):
+    for changes in ablations:
+        trial = replace(base, **changes)
+        if trial not in candidates and len(candidates) < trials:
+            candidates.append(trial)
+    while len(candidates) < trials:
         changes = {}
         for name in rng.sample(TUNABLE, moves):
-            value = getattr(base, name) * rng.uniform(0.5, 1.5)
+            if name in UNIT_INTERVAL and rng.random() < 0.5:
+                value = rng.uniform(0.0, 1.0)
+            else:
+                value = getattr(base, name) * rng.uniform(0.5, 1.5)
             changes[name] = round(min(value, 1.0) if name in UNIT_INTERVAL else value, 4)
         candidates.append(replace(base, **changes))
     return candidates

@@ -7,7 +7,6 @@ from embeddings.selectors import active_embedding_model
 from embeddings.warmup import encoder_warm
 
 
-
 def test_it_loads_the_active_local_model_before_any_search_and_closes_the_connection(demo_data):
     model = active_embedding_model()
     encoder_for.cache_clear()  # a fresh process: nothing loaded yet

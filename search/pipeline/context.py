@@ -31,11 +31,22 @@ ABSENCE_CUES = re.compile(
 NOT_ABSENCE_BEFORE = re.compile(r"(werkt al|werkt|in dienst|sinds kort in|leeftijd van)\s*$", re.IGNORECASE)
 NOT_ABSENCE_AFTER = re.compile(r"^\s*(per\b|bij ons|in dienst|oud\b|geleden|contract|werkervaring|jarig)", re.IGNORECASE)
 WORKING_CUES = re.compile(
-    r"\b(werkt nog|nog aan het werk|nog aan 't werk|aan het werk|werkt (?:door|met pijn|nog maar)|nog niet (?:ziek|uitgevallen)|niet ziek|dreigt uit te vallen|loopt op zijn tandvlees|loopt op haar tandvlees)\b",
+    r"\b(werkt nog|nog aan het werk|nog aan 't werk|aan het werk|werkt (?:door|met pijn|nog maar)|nog niet (?:ziek|uitgevallen)|niet ziek"
+    r"|(?:nog )?niemand (?:is )?ziek|nog geen verzuim|dreigt uit te vallen|dreigend\w* (?:verzuim|uitval|ziekteverzuim)"
+    r"|loopt op zijn tandvlees|loopt op haar tandvlees)\b",
     re.IGNORECASE,
 )
+# "Hoe krijgen we hem weer aan het werk?" names the goal, not the present: such a person is absent.
+BACK_TO_WORK_GOAL = re.compile(
+    r"\b(?:(?:weer |terug )?aan het werk\s+(?:te\s+)?(?:krijgen|helpen|begeleiden)|(?:krijgen|helpen|begeleiden)\b[^.;?!]{0,30}?\baan het werk)\b",
+    re.IGNORECASE,
+)
+# "Dreigen" is preventive only about health or absence ("dreigt uit te vallen", "dreigend verzuim"), not
+# in "de werknemer dreigt een deskundigenoordeel aan te vragen".
 PREVENTIVE_CUES = re.compile(
-    r"\b(voorkomen|preventie\w*|preventief|voorkomen dat|dreig\w*|risico\w*|vitaliteit|fitter|gezonder|bewustwording|ri&e|beleid|opbrandt|opbranden)\b",
+    r"\b(voorkomen|preventie\w*|preventief|voorkomen dat|risico\w*|vitaliteit|fitter|gezonder|bewustwording|ri&e|beleid|opbrandt|opbranden"
+    r"|dreigt (?:uit te vallen|ziek te worden|te verzuimen|overspannen te raken|op te branden|vast te lopen)"
+    r"|dreigend\w* (?:verzuim|uitval|ziekteverzuim|burn-?out|overspanning))\b",
     re.IGNORECASE,
 )
 SHORT_CUES = re.compile(
@@ -49,7 +60,12 @@ FREQUENT_CUES = re.compile(
     r"\b(frequent\w*\s+(?:kort\s+)?(?:verzuim|ziek\w*|afwezig\w*)|vaak (?:kort )?ziek\w*|regelmatig ziek\w*|steeds (?:weer )?ziek\w*|telkens ziek\w*|veel kort verzuim|vaak afwezig)\b",
     re.IGNORECASE,
 )
-RELAPSE_CUES = re.compile(r"\b(terugval\w*|teruggevallen|valt terug|weer uitgevallen|opnieuw uitgevallen|recidief)\b", re.IGNORECASE)
+# Relapse, the fear of it, or being back at work after an absence: what relapse prevention is for.
+RELAPSE_CUES = re.compile(
+    r"\b(terugval\w*|teruggevallen|valt terug|weer uitgevallen|opnieuw uitgevallen|(?:weer|opnieuw) uit te vallen|recidief|herhaling"
+    r"|(?:weer|terug) (?:volledig |helemaal |gedeeltelijk )?aan het werk)\b",
+    re.IGNORECASE,
+)
 URGENT_CUES = re.compile(r"\b(crisis\w*|acuut|acute|incident\w*|calamiteit\w*|noodsituatie|spoed\w*|direct hulp|meteen hulp)\b", re.IGNORECASE)
 # "Uitval voorkomen" asks for prevention; the absence words in it do not mean someone is absent.
 PREVENTING_ABSENCE = re.compile(r"\b(?:voorkomen\s+(?:van\s+)?(?:uitval|verzuim|ziekte\w*)|(?:uitval|verzuim)\s+voorkomen)\b", re.IGNORECASE)
@@ -215,17 +231,18 @@ def context_extract(text: str, *, role: str = "", sector: str = "", duration: st
     sectors = _first_tag(SECTOR_PATTERNS, f"{sector} {text}")
     context.sector = sector.strip().lower() or (sectors[0] if sectors else "")
 
+    present = BACK_TO_WORK_GOAL.sub(" ", text)  # without the goal "weer aan het werk krijgen"
     preventing_absence = bool(PREVENTING_ABSENCE.search(text))
     absence_text = PREVENTING_ABSENCE.sub(" ", text)
     if FREQUENT_CUES.search(text):
         context.absence_pattern = "frequent"
-    elif RELAPSE_CUES.search(text):
+    elif RELAPSE_CUES.search(present):
         context.absence_pattern = "terugval"
     context.urgent = bool(URGENT_CUES.search(text))
     weeks = parse_duration_field(duration) if duration else None
     if weeks is None:
         weeks = _absence_duration(absence_text)
-    working = bool(WORKING_CUES.search(text))
+    working = bool(WORKING_CUES.search(present))
     if weeks is None and (SHORT_CUES.search(absence_text) or context.absence_pattern == "frequent"):
         weeks = 1.0
     if weeks is None and LONG_CUES.search(absence_text) and ABSENCE_CUES.search(absence_text):

@@ -95,6 +95,14 @@ INTENTS = [
     ("medewerker is vaak kort ziek", 1.0, "verzuim", False, False, "frequent"),
     ("terugval na burn-out", None, "onbekend", False, False, "terugval"),
     ("na drie maanden weer uitgevallen", 13.04, "verzuim", False, False, "terugval"),
+    # not absent (yet): a threat, nobody ill, or back at work
+    ("dreigend verzuim", None, "aan het werk", True, False, ""),
+    ("stress rond de toetsweken, nog niemand ziek", None, "aan het werk", False, False, ""),
+    ("na een half jaar burn-out weer volledig aan het werk, bang om opnieuw uit te vallen", None, "aan het werk", False, False, "terugval"),
+    ("weer aan het werk na een depressie, we willen herhaling voorkomen", None, "aan het werk", True, False, "terugval"),
+    # "weer aan het werk" as the goal is no sign of working now; "dreigen" about a procedure is not prevention
+    ("zit in de Ziektewet; hoe krijgen we hem weer aan het werk?", None, "verzuim", False, False, ""),
+    ("de werknemer dreigt een deskundigenoordeel aan te vragen", None, "onbekend", False, False, ""),
 ]
 
 

@@ -69,6 +69,13 @@ def test_it_scores_fit(product, context, expected):
     assert fit_score(_product(**product), _context(**context), 1.0) == pytest.approx(expected)
 
 
+def test_it_stops_damping_the_fit_when_the_mismatch_rule_is_switched_off():
+    product = _product(target_roles=["chauffeur"], sectors=["bouw"])
+    context = _context(subject="werknemer", roles=["docent"], sector="onderwijs")
+    rule_off = replace(DEFAULT, mismatch_roles_and_sectors=1.0)
+    assert fit_score(product, context, 1.0, rule_off) == pytest.approx(fit_score(product, context, 1.0) / 0.45)
+
+
 NOT_URGENT, URGENT = DEFAULT.speed_weight, DEFAULT.speed_weight_urgent
 
 

@@ -1,24 +1,42 @@
 """Fitting stage 2 honestly: held-out figures decide, not the in-sample ones."""
 
 import json
+from dataclasses import replace
 from io import StringIO
 
 import pytest
 from django.core.management import CommandError, call_command
 
 from search.pipeline.ranking.parameters import DEFAULT
-from search.tuning import TUNABLE, cross_validated, trial_parameters
+from search.tuning import (
+    RULES_OFF,
+    TUNABLE,
+    UNIT_INTERVAL,
+    cross_validated,
+    trial_parameters,
+)
 
 
 def test_it_keeps_the_current_parameters_first_and_varies_only_tunable_ones_within_bounds():
-    candidates = trial_parameters(trials=5, seed=1)
-    assert candidates[0] == DEFAULT and len(candidates) == 5
-    for params in candidates[1:]:
+    candidates = trial_parameters(trials=12, seed=1)
+    assert candidates[0] == DEFAULT and len(candidates) == 12 == len(set(candidates))
+    for params in candidates[1 + len(RULES_OFF) + 1 :]:
         changed = [name for name in TUNABLE if getattr(params, name) != getattr(DEFAULT, name)]
         assert 1 <= len(changed) <= 4
-        assert all(0.5 * getattr(DEFAULT, n) - 1e-9 <= getattr(params, n) <= 1.5 * getattr(DEFAULT, n) + 1e-9 for n in changed)
+        for name in changed:
+            value, base = getattr(params, name), getattr(DEFAULT, name)
+            within_step = 0.5 * base - 1e-9 <= value <= 1.5 * base + 1e-9
+            assert within_step or (name in UNIT_INTERVAL and 0.0 <= value <= 1.0)
         assert params.fit_audience <= 1.0
-    assert trial_parameters(trials=5, seed=1) == candidates  # reproducible
+    assert trial_parameters(trials=12, seed=1) == candidates  # reproducible
+
+
+def test_it_tries_every_impact_rule_switched_off_right_after_the_current_parameters():
+    candidates = trial_parameters(trials=12, seed=1)
+    first = candidates[: len(RULES_OFF) + 2]
+    for changes in RULES_OFF.values():
+        assert replace(DEFAULT, **changes) in first  # the current set itself when that rule is already off
+    assert any(c.impact_suitability_floor == c.reach_floor == c.mismatch_roles == 1.0 for c in first)
 
 
 def test_it_scores_each_fold_with_the_trial_chosen_without_it():

@@ -37,6 +37,11 @@ def phase_suitability(product: Product, context: SituationContext, p: RankingPar
             return p.at_work_product_when_absent_unknown, "bedoeld voor medewerkers die nog werken"
         return p.absent_unknown_duration, "past bij verzuim"
     if context.preventive or context.absence_status == "aan het werk":
+        if only_at_work:
+            if product.phase == Phase.RE_INTEGRATIE and context.absence_pattern != "terugval":
+                # Relapse prevention and the like follow an earlier absence this situation does not mention.
+                return p.prevention_absence_product, "bedoeld na een eerdere uitval"
+            return 1.0, "bedoeld voor medewerkers die (weer) werken"
         if low is not None and low >= p.long_track_weeks:
             return p.prevention_long_track, "een traject voor langdurig verzuim, niet voor een preventieve vraag"
         if product.phase in (Phase.LANG_VERZUIM, Phase.RE_INTEGRATIE) or (low is not None and low >= p.absence_product_min_weeks):
@@ -103,9 +108,11 @@ def rank_criteria(
     for item in candidates:
         product = item.product
         suitability, phase_reason = phase_suitability(product, context, p)
-        # Impact on this person's attendance also depends on whether the intervention reaches them:
-        # organisation-level advice helps an individual employee only indirectly, and vice versa.
-        reach = p.reach_floor + (1 - p.reach_floor) * audience_fit(product, context, p)
+        # Impact on an absent person's return also depends on whether the intervention reaches them: a
+        # training for their manager helps them only indirectly. Without an absence the question is often
+        # about a team or the organisation as much as one person, and damping there lost held out (README).
+        floor = p.reach_floor if context.is_absent else 1.0
+        reach = floor + (1 - floor) * audience_fit(product, context, p)
         timing = p.impact_suitability_floor + (1 - p.impact_suitability_floor) * suitability
         impact = clamp(item.topical * timing * reach * audience_mismatch(product, context, p))
         # Fit, backing and feasibility only count as far as the product addresses this problem at this
