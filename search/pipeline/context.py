@@ -24,7 +24,8 @@ _DURATION = re.compile(
 )
 _HALF_YEAR = re.compile(r"\b(?:een\s+)?half\s+jaar\b", re.IGNORECASE)
 ABSENCE_CUES = re.compile(
-    r"\b(ziek\w*|verzuim\w*|thuis|uitgevallen|uitval|afwezig|arbeidsongeschikt\w*|uit de running|niet (?:meer )?(?:aan het )?werk(?:en)?|gestopt met werken)\b",
+    r"\b(ziek\w*|verzuim\w*|thuis|uitgevallen|uitval|afwezig|arbeidsongeschikt\w*|uit de running|niet (?:meer )?(?:aan het )?werk(?:en)?|niet (?:meer )?gewerkt"
+    r"|gestopt met werken)\b",
     re.IGNORECASE,
 )
 # A duration is not an absence when the words right around it say it is tenure, age, a schedule or the past.
@@ -33,6 +34,7 @@ NOT_ABSENCE_AFTER = re.compile(r"^\s*(per\b|bij ons|in dienst|oud\b|geleden|cont
 WORKING_CUES = re.compile(
     r"\b(werkt nog|nog aan het werk|nog aan 't werk|aan het werk|werkt (?:door|met pijn|nog maar)|nog niet (?:ziek|uitgevallen)|niet ziek"
     r"|(?:nog )?niemand (?:is )?ziek|nog geen verzuim|dreigt uit te vallen|dreigend\w* (?:verzuim|uitval|ziekteverzuim)"
+    r"|werkt (?:weer|gewoon|nog steeds)|blijven werken|is\b[^.;?!]{0,15}?\bterug (?:op|in|bij|aan)"
     r"|loopt op zijn tandvlees|loopt op haar tandvlees)\b",
     re.IGNORECASE,
 )
@@ -63,12 +65,14 @@ FREQUENT_CUES = re.compile(
 # Relapse, the fear of it, or being back at work after an absence: what relapse prevention is for.
 RELAPSE_CUES = re.compile(
     r"\b(terugval\w*|teruggevallen|valt terug|weer uitgevallen|opnieuw uitgevallen|(?:weer|opnieuw) uit te vallen|recidief|herhaling"
-    r"|(?:weer|terug) (?:volledig |helemaal |gedeeltelijk )?aan het werk)\b",
+    r"|(?:weer|terug) (?:volledig |helemaal |gedeeltelijk )?aan het werk|(?:is|komt)\b[^.;?!]{0,15}?\bterug (?:op|in|bij|aan|na)\b)\b",
     re.IGNORECASE,
 )
 URGENT_CUES = re.compile(r"\b(crisis\w*|acuut|acute|incident\w*|calamiteit\w*|noodsituatie|spoed\w*|direct hulp|meteen hulp)\b", re.IGNORECASE)
 # "Uitval voorkomen" asks for prevention; the absence words in it do not mean someone is absent.
-PREVENTING_ABSENCE = re.compile(r"\b(?:voorkomen\s+(?:van\s+)?(?:uitval|verzuim|ziekte\w*)|(?:uitval|verzuim)\s+voorkomen)\b", re.IGNORECASE)
+PREVENTING_ABSENCE = re.compile(
+    r"\b(?:voorkomen\b[^.;?!]{0,25}?\b(?:uitval|verzuim|ziekte\w*)|(?:uitval|verzuim)\s+voorkomen)\b", re.IGNORECASE
+)
 SEVERITY_HIGH = re.compile(r"\b(ernstig\w*|zwaar|zware|volledig uitgevallen|crisis|suïcid\w*|instort\w*|helemaal op|totaal op|kan niet meer)\b", re.IGNORECASE)
 SEVERITY_LOW = re.compile(r"\b(licht\w*|beginnend\w*|af en toe|soms|milde?)\b", re.IGNORECASE)
 

@@ -103,6 +103,11 @@ INTENTS = [
     # "weer aan het werk" as the goal is no sign of working now; "dreigen" about a procedure is not prevention
     ("zit in de Ziektewet; hoe krijgen we hem weer aan het werk?", None, "verzuim", False, False, ""),
     ("de werknemer dreigt een deskundigenoordeel aan te vragen", None, "onbekend", False, False, ""),
+    ("Hoe voorkomen we dat het verzuim in ons verpleeghuis verder oploopt?", None, "onbekend", True, False, ""),
+    ("chauffeur verloor vorig jaar zijn vrouw, werkt weer volledig maar heeft huilbuien", None, "aan het werk", False, False, ""),
+    ("monteur met een ernstig ziek kind wil blijven werken", None, "aan het werk", False, False, ""),
+    ("na een beroerte is hij terug op de administratie, maar raakt snel overprikkeld", None, "aan het werk", False, False, "terugval"),
+    ("sinds het incident twee weken niet gewerkt, nachtmerries", 2.0, "verzuim", False, True, ""),
 ]
 
 

@@ -45,6 +45,14 @@ ABSENT_1 = {"absence_weeks": 1.0, "absence_status": "verzuim"}
     ({"phase": Phase.RE_INTEGRATIE}, {"preventive": True}, DEFAULT.prevention_absence_product),
     ({"phase": Phase.KORT_VERZUIM}, {"preventive": True}, DEFAULT.prevention_short_absence_product),
     ({"phase": Phase.PREVENTIE}, {"preventive": True}, 1.0),
+    # back at work: a product only for people at work fits; relapse prevention only after an earlier absence;
+    # a re-integration product that starts from day one (jobcoaching) fits someone who has returned
+    ({"phase": Phase.PREVENTIE, "absence_weeks_max": 0}, {"absence_status": "aan het werk"}, 1.0),
+    ({"phase": Phase.RE_INTEGRATIE, "absence_weeks_min": 0, "absence_weeks_max": 0}, {"preventive": True}, DEFAULT.prevention_absence_product),
+    ({"phase": Phase.RE_INTEGRATIE, "absence_weeks_min": 0, "absence_weeks_max": 0}, {"absence_status": "aan het werk", "absence_pattern": "terugval"}, 1.0),
+    ({"phase": Phase.RE_INTEGRATIE}, {"absence_status": "aan het werk", "absence_pattern": "terugval"}, 1.0),
+    ({"phase": Phase.RE_INTEGRATIE}, {"absence_status": "aan het werk"}, DEFAULT.prevention_absence_product),
+    ({"phase": Phase.RE_INTEGRATIE, "absence_weeks_min": 26}, {"absence_status": "aan het werk", "absence_pattern": "terugval"}, DEFAULT.prevention_long_track),
     ({"absence_weeks_min": 13}, {}, DEFAULT.unknown_phase_long_track),
     ({}, {}, DEFAULT.unknown_phase),
 ])

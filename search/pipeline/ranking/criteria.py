@@ -44,6 +44,8 @@ def phase_suitability(product: Product, context: SituationContext, p: RankingPar
             return 1.0, "bedoeld voor medewerkers die (weer) werken"
         if low is not None and low >= p.long_track_weeks:
             return p.prevention_long_track, "een traject voor langdurig verzuim, niet voor een preventieve vraag"
+        if context.absence_pattern == "terugval" and product.phase == Phase.RE_INTEGRATIE and (low or 0) < p.absence_product_min_weeks:
+            return 1.0, "past bij de terugkeer na verzuim"  # jobcoaching, a workplace check: for someone back at work
         if product.phase in (Phase.LANG_VERZUIM, Phase.RE_INTEGRATIE) or (low is not None and low >= p.absence_product_min_weeks):
             return p.prevention_absence_product, "vooral bedoeld bij verzuim"
         if context.preventive and product.phase == Phase.KORT_VERZUIM:
