@@ -99,7 +99,17 @@ SECTOR_PATTERNS: tuple[tuple[str, str], ...] = (
     ("horeca", r"horeca|restaurant|hotel|kok\b|keuken"),
     ("kantoor", r"kantoor|administratie|klantenservice|callcenter|ict"),
 )
-TEAM_SUBJECT = re.compile(r"(\bons team|\bhet team|\bteams\b|\bafdeling|collega's|medewerkers\b|\bpersoneel|werknemers\b)", re.IGNORECASE)
+TEAM_SUBJECT = re.compile(
+    r"(\bons team|\bhet team|\bteams\b|\bafdeling|collega's|medewerkers\b|\bpersoneel|werknemers\b|\b(?:zijn|haar|mijn|onze) mensen\b)", re.IGNORECASE
+)
+# Absence as a figure of the organisation ("stijgend verzuim", "regie op verzuim", "verzuim 8%"): a
+# question about policy, not about someone who is absent.
+ORGANISATION_ABSENCE = re.compile(
+    r"\b(?:(?:regie|grip|zicht|sturing)\s+op\s+(?:het\s+)?verzuim|(?:hoog|hoge|stijgend\w*|oplopend\w*|groeiend\w*)\s+(?:\w+\s+)?verzuim"
+    r"|verzuim(?:percentage|cijfers?)|verzuim\s+(?:van\s+|is\s+|ligt\s+op\s+)?\d+(?:[.,]\d+)?\s?%"
+    r"|verzuim\s+in\s+(?:ons|onze|de|het|alle)\s+(?:\w+\s+)?(?:bedrijf|organisatie|vestiging\w*|afdeling\w*|teams?|verpleeghuis|school|winkel\w*))",
+    re.IGNORECASE,
+)
 ORGANISATION_SUBJECT = re.compile(
     r"\b(ri&e|risico-inventarisatie|verzuimbeleid|beleid|werkgever wil|onze organisatie|het bedrijf|bhv|arbobeleid)\b",
     re.IGNORECASE,
@@ -237,7 +247,8 @@ def context_extract(text: str, *, role: str = "", sector: str = "", duration: st
 
     present = BACK_TO_WORK_GOAL.sub(" ", text)  # without the goal "weer aan het werk krijgen"
     preventing_absence = bool(PREVENTING_ABSENCE.search(text))
-    absence_text = PREVENTING_ABSENCE.sub(" ", text)
+    organisation_absence = bool(ORGANISATION_ABSENCE.search(text))
+    absence_text = ORGANISATION_ABSENCE.sub(" ", PREVENTING_ABSENCE.sub(" ", text))
     if FREQUENT_CUES.search(text):
         context.absence_pattern = "frequent"
     elif RELAPSE_CUES.search(present):
@@ -265,7 +276,7 @@ def context_extract(text: str, *, role: str = "", sector: str = "", duration: st
 
     if MANAGER_AS_LEARNER.search(text):
         context.subject = "leidinggevende"
-    elif ORGANISATION_SUBJECT.search(text) and not context.is_absent:
+    elif (ORGANISATION_SUBJECT.search(text) or organisation_absence) and not context.is_absent:
         context.subject = "organisatie"
     elif TEAM_SUBJECT.search(text) and not context.is_absent and not re.search(r"\b(medewerker|werknemer)\s+(?!van)", text, re.IGNORECASE):
         context.subject = "team"

@@ -108,7 +108,21 @@ INTENTS = [
     ("monteur met een ernstig ziek kind wil blijven werken", None, "aan het werk", False, False, ""),
     ("na een beroerte is hij terug op de administratie, maar raakt snel overprikkeld", None, "aan het werk", False, False, "terugval"),
     ("sinds het incident twee weken niet gewerkt, nachtmerries", 2.0, "verzuim", False, True, ""),
+    # absence as a figure of the organisation is no absent person
+    ("installatiebedrijf van 60 man wil eigen regie op verzuim met een casemanager", None, "onbekend", False, False, ""),
+    ("stijgend psychisch verzuim in alle vestigingen", None, "onbekend", False, False, ""),
+    ("verzuim 8%, geen protocol", None, "onbekend", False, False, ""),
 ]
+
+
+@pytest.mark.parametrize(("text", "subject"), [
+    ("installatiebedrijf van 60 man wil eigen regie op verzuim met een casemanager", "organisatie"),
+    ("hoog verzuim", "organisatie"),
+    ("teamleider ziet dat zijn mensen structureel overwerken", "team"),
+    ("werknemer 8 maanden ziek, ligt overhoop met zijn leidinggevende", "werknemer"),
+])
+def test_it_reads_who_the_question_is_about(text, subject):
+    assert context_extract(text).subject == subject
 
 
 @pytest.mark.parametrize(("text", "weeks", "status", "preventive", "urgent", "pattern"), INTENTS)
