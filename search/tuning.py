@@ -4,7 +4,8 @@ honestly whether it generalises.
 Trials: the active parameters; then each multiplicative rule of impact switched off (timing, reach,
 audience mismatch) and all of them at once, so every rule must show it earns its place; then random
 variations that change a handful of the influential parameters, by up to ±50 % or, for a share in
-[0, 1], half of the time anywhere in [0, 1] (a local search alone never finds that a rule is better off). Each trial is measured once per judged situation (nDCG@3) and once per voted search
+[0, 1], half of the time anywhere in [0, 1] (a local search alone never finds that a rule is better
+off). Each trial is measured once per judged situation (nDCG@3) and once per voted search
 (the share of its preference pairs, 👍 over 👎, that the trial ranks the right way round when the
 search is replayed). k-fold cross-validation then picks, for every fold, the trial that is best on
 the other folds (nDCG plus VOTE_WEIGHT × agreement) and scores it on this fold. The judged set stays
@@ -76,8 +77,8 @@ class TuneReport:
 
 
 def trial_parameters(*, trials: int, seed: int, base: RankingParameters = DEFAULT, moves: int = 4) -> list[RankingParameters]:
-    """The current parameters first, then the rules switched off, then random variations of `moves`
-    tunable ones each, `trials` in all (distinct sets only)."""
+    """The current parameters first, then the rules switched off (those not off already), then random
+    variations of `moves` tunable ones each, `trials` in all."""
     rng = random.Random(seed)
     ablations = [*RULES_OFF.values(), {name: value for changes in RULES_OFF.values() for name, value in changes.items()}]
     candidates = [base]

@@ -37,15 +37,15 @@ def phase_suitability(product: Product, context: SituationContext, p: RankingPar
             return p.at_work_product_when_absent_unknown, "bedoeld voor medewerkers die nog werken"
         return p.absent_unknown_duration, "past bij verzuim"
     if context.preventive or context.absence_status == "aan het werk":
-        if only_at_work:
-            if product.phase == Phase.RE_INTEGRATIE and context.absence_pattern != "terugval":
-                # Relapse prevention and the like follow an earlier absence this situation does not mention.
-                return p.prevention_absence_product, "bedoeld na een eerdere uitval"
-            return 1.0, "bedoeld voor medewerkers die (weer) werken"
         if low is not None and low >= p.long_track_weeks:
             return p.prevention_long_track, "een traject voor langdurig verzuim, niet voor een preventieve vraag"
-        if context.absence_pattern == "terugval" and product.phase == Phase.RE_INTEGRATIE and (low or 0) < p.absence_product_min_weeks:
-            return 1.0, "past bij de terugkeer na verzuim"  # jobcoaching, a workplace check: for someone back at work
+        returning_product = product.phase == Phase.RE_INTEGRATIE and (low or 0) < p.absence_product_min_weeks
+        if returning_product and context.absence_pattern == "terugval":
+            return 1.0, "past bij de terugkeer na verzuim"  # relapse prevention, jobcoaching: for someone back at work
+        if only_at_work:
+            if returning_product:  # follows an earlier absence this situation does not mention
+                return p.prevention_absence_product, "bedoeld na een eerdere uitval"
+            return 1.0, "bedoeld voor medewerkers die nog werken"
         if product.phase in (Phase.LANG_VERZUIM, Phase.RE_INTEGRATIE) or (low is not None and low >= p.absence_product_min_weeks):
             return p.prevention_absence_product, "vooral bedoeld bij verzuim"
         if context.preventive and product.phase == Phase.KORT_VERZUIM:
