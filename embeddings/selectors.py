@@ -1,5 +1,6 @@
 """Reads of the embedding index: which model is active, a query's vector in it, and re-index progress."""
 
+import functools
 from dataclasses import dataclass
 
 import numpy as np
@@ -44,7 +45,12 @@ class QueryEmbedding:
 
     def params(self) -> dict[str, str | float]:
         offset, scale = similarity_scale(self.model)
-        return {"vec": vector_literal(self.vector), "model": self.model, "sim_offset": offset, "sim_scale": scale}
+        return {"vec": self.literal, "model": self.model, "sim_offset": offset, "sim_scale": scale}
+
+    @functools.cached_property
+    def literal(self) -> str:
+        """The vector as SQL text, formatted once: stage 1 and the evidence query both send it."""
+        return vector_literal(self.vector)
 
     def blended(self, others: list[np.ndarray]) -> "QueryEmbedding":
         """The normalised sum of this vector and others of the same model (wijzer and HyDE expansion)."""
@@ -59,7 +65,7 @@ def query_embedding(text: str, *, model: str | None = None) -> QueryEmbedding:
 
 def vector_literal(vector: np.ndarray) -> str:
     """pgvector's text form of a vector, for raw SQL parameters."""
-    return "[" + ",".join(f"{x:.6f}" for x in vector) + "]"
+    return "[" + ",".join(map("{:.6f}".format, vector.tolist())) + "]"
 
 
 @dataclass(frozen=True)

@@ -1,9 +1,14 @@
-"""Everyday Dutch → catalog vocabulary, for the lexical route only.
+"""Curated word bridges for the lexical route only: what a specialist types → the words our texts use.
 
-Specialists write "gokt", "geldproblemen", "afvallen"; the catalog says "gokverslaving",
-"schulden", "overgewicht". Dutch stemming cannot bridge compounds and synonyms, so a curated
-thesaurus (lexical/thesaurus.json, plain data an admin can extend) adds the catalog's
-words to the full-text query. The embedding still sees only what the specialist typed.
+Two lists, plain data an admin can extend:
+- lexical/thesaurus.json, everyday Dutch → catalog vocabulary. Specialists write "gokt",
+  "geldproblemen", "afvallen"; the catalog says "gokverslaving", "schulden", "overgewicht".
+- lexical/legal_terms.json, practice language → the wording of the regulations, for guideline
+  questions only. A casemanager asks about "de casemanager" and "het verzuimdossier"; the Regeling
+  procesgang speaks of "een persoon die de activiteiten begeleidt" and "aantekening houden". Kept apart
+  so law wording never widens a product search.
+Dutch stemming cannot bridge compounds and synonyms, so these add words to the full-text query. The
+embedding still sees only what the specialist typed.
 """
 
 import functools
@@ -12,18 +17,38 @@ import re
 from pathlib import Path
 
 THESAURUS_FILE = Path(__file__).with_name("thesaurus.json")
+LEGAL_TERMS_FILE = Path(__file__).with_name("legal_terms.json")
 
 
-@functools.cache
-def _entries() -> list[tuple[re.Pattern, str]]:
-    if not THESAURUS_FILE.exists():
-        return []
-    entries = []
-    for entry in json.loads(THESAURUS_FILE.read_text(encoding="utf-8")):
-        terms = [re.escape(term.lower()) for term in entry["match"] if term.strip()]
-        if terms:
-            entries.append((re.compile(r"(?<!\w)(?:" + "|".join(terms) + ")", re.IGNORECASE), entry["add"]))
-    return entries
+class Thesaurus:
+    """Entries {"match": [phrases], "add": "words"} from a JSON file; a phrase matches at the start of a word."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+
+    @functools.cached_property
+    def entries(self) -> list[tuple[re.Pattern, str]]:
+        if not self.path.exists():
+            return []
+        entries = []
+        for entry in json.loads(self.path.read_text(encoding="utf-8")):
+            terms = [re.escape(term.lower()) for term in entry["match"] if term.strip()]
+            if terms:
+                entries.append((re.compile(r"(?<!\w)(?:" + "|".join(terms) + ")", re.IGNORECASE), entry["add"]))
+        return entries
+
+    @functools.lru_cache(maxsize=1024)  # noqa: B019 - two module-level instances that live as long as the process
+    def additions(self, text: str) -> tuple[str, ...]:
+        """The added words of every entry the text mentions (cached: one scan per distinct text)."""
+        return tuple(add for pattern, add in self.entries if pattern.search(text))
+
+    @functools.cached_property
+    def words(self) -> frozenset[str]:
+        return frozenset(word for _, add in self.entries for word in re.findall(r"[a-zà-ÿ]+", add.lower()))
+
+
+CATALOG_THESAURUS = Thesaurus(THESAURUS_FILE)
+LEGAL_THESAURUS = Thesaurus(LEGAL_TERMS_FILE)
 
 
 def expand_for_lexical(text: str) -> str:
@@ -32,17 +57,16 @@ def expand_for_lexical(text: str) -> str:
     return f"{text} {' '.join(additions)}" if additions else text
 
 
-@functools.lru_cache(maxsize=1024)
-def _expansions(text: str) -> tuple[str, ...]:
-    return tuple(add for pattern, add in _entries() if pattern.search(text))
-
-
 def expansion_terms(text: str) -> list[str]:
-    """Catalog words for the thesaurus entries the text mentions (cached: one scan per distinct text)."""
-    return list(_expansions(text))
+    """Catalog words for the thesaurus entries the text mentions."""
+    return list(CATALOG_THESAURUS.additions(text))
 
 
-@functools.cache
+def legal_expansion_terms(text: str) -> list[str]:
+    """The regulations' own words for the practice terms the question mentions."""
+    return list(LEGAL_THESAURUS.additions(text))
+
+
 def thesaurus_words() -> frozenset[str]:
     """Every catalog word the thesaurus can add: part of the compound vocabulary."""
-    return frozenset(word for _, add in _entries() for word in re.findall(r"[a-zà-ÿ]+", add.lower()))
+    return CATALOG_THESAURUS.words

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from django.conf import settings
 
 from lexical.terms import prefix_stems
-from lexical.thesaurus import expand_for_lexical
+from lexical.thesaurus import expand_for_lexical, legal_expansion_terms
 from search.pipeline.llm_client import LLMError, chat_stream, llm_configured
 from search.pipeline.passages import passages_retrieve
 from search.pipeline.request import validate_query
@@ -58,7 +58,7 @@ def _best_sentences(passage: str, question_stems: set[str], limit: int = 2) -> s
 
 
 def extractive_answer(question: str, passages: list[CitedChunk]) -> str:
-    stems = _stems(expand_for_lexical(question))
+    stems = _stems(" ".join([expand_for_lexical(question), *legal_expansion_terms(question)]))
     lines = ["Volgens de richtlijnen:"]
     for number, passage in enumerate(passages, start=1):
         lines.append(f"[{number}] {passage.document_title}, {passage.section or 'algemeen'}: “{_best_sentences(passage.content, stems)}”")

@@ -2,7 +2,8 @@
 
 The lexical side is the shared BM25F of lexical.sql over each chunk's tsvector (section path as
 heading, weight A; the text, weight B), with compound parts and thesaurus words of the question at
-lower weight. The semantic side is cosine kNN over the chunk embeddings. Both lists are merged
+lower weight, and the regulations' own wording for the practice terms it uses ("verzuimdossier" →
+"aantekening", lexical/legal_terms.json) lower still. The semantic side is cosine kNN over the chunk embeddings. Both lists are merged
 by reciprocal rank; the original text of a source goes before the team's own summary of it, and
 an article the question names ("artikel 2.15") goes first.
 
@@ -108,7 +109,7 @@ def passages_retrieve(question: str, *, limit: int = RETRIEVE_LIMIT, documents: 
     """
     documents = settings.GUIDELINE_DOCUMENTS if documents is None else documents
     embedding = query_embedding(question).params()
-    terms = query_terms(question)
+    terms = query_terms(question, legal=True)
     params = {**terms.params(), **embedding, "limit": limit, **bm25_params("passage_lexical", terms=terms, table=PASSAGES_TABLE)}
     with transaction.atomic(), connection.cursor() as cursor:
         cursor.execute("SET LOCAL enable_seqscan = off")  # see search.pipeline.evidence: HNSW beats detoasting

@@ -97,3 +97,17 @@ def test_it_shows_the_closest_passages_when_no_product_fits(law_corpus):
 def test_it_promises_no_passages_for_a_question_outside_the_corpus():
     outcome = search_run(SearchRequest(query="recept voor appeltaart met kaneel"))
     assert outcome.recommendations == [] and outcome.fallback_guidelines == []
+
+
+@pytest.mark.shared
+@pytest.mark.parametrize(
+    ("question", "document", "article"),
+    [
+        ("Wat hoort er allemaal in het verzuimdossier te zitten?", "Regeling procesgang eerste ziektejaar", "3"),
+        ("Hoe vaak mag een monteur bereikbaarheidsdienst hebben?", "Arbeidstijdenwet", "5:9"),
+    ],
+)
+def test_it_finds_the_article_that_words_a_practice_term_its_own_way(law_corpus, question, document, article):
+    """The Regeling says "aantekening houden", not "verzuimdossier"; the Arbeidstijdenwet "consignatie"."""
+    answer = guideline_answer(question, generate=False)
+    assert (document, article) in [(c.document_title, c.article) for c in answer.citations]

@@ -1,0 +1,49 @@
+import json
+import re
+
+import pytest
+
+from conftest import shared_path
+from lexical.terms import LEGAL_WORDING_WEIGHT, query_terms
+from lexical.thesaurus import LEGAL_TERMS_FILE, legal_expansion_terms
+
+pytestmark = pytest.mark.django_db  # compound splitting reads the vocabulary
+
+# Practice language → a word only the regulation uses for it.
+BRIDGES = [
+    ("Wie wijst de casemanager aan?", "begeleidt"),
+    ("Wat hoort er in het verzuimdossier?", "aantekening"),
+    ("Hoe vaak mag iemand bereikbaarheidsdienst draaien?", "consignatie"),
+    ("Krijgt iemand met RSI een beeldschermbril?", "oogcorrectiemiddelen"),
+    ("Mag een medewerker tijdens haar werk kolven?", "lactatie"),
+    ("Schilders werken met oplosmiddelen", "vluchtige"),
+    ("Wanneer moet de probleemanalyse klaar zijn?", "oordeel"),
+]
+
+
+@pytest.mark.parametrize(("question", "legal_word"), BRIDGES)
+def test_it_adds_the_regulations_wording_for_a_practice_term(question, legal_word):
+    terms = query_terms(question, legal=True)
+    weights = dict(zip(terms.words, terms.weights))
+    owns = dict(zip(terms.words, terms.own))
+    assert weights[legal_word] == LEGAL_WORDING_WEIGHT
+    assert owns[legal_word] is False  # never counts as what the specialist typed (coverage, abstention)
+
+
+@pytest.mark.parametrize(("question", "legal_word"), BRIDGES)
+def test_it_keeps_law_wording_out_of_a_product_search(question, legal_word):
+    assert legal_word not in query_terms(question).words
+
+
+def test_it_adds_nothing_for_a_question_without_practice_terms():
+    assert legal_expansion_terms("recept voor appeltaart met kaneel") == []
+
+
+@pytest.mark.shared
+def test_it_only_adds_words_the_six_regulations_use():
+    """An entry that adds a word the laws do not contain matches nothing and only costs time."""
+    laws = " ".join(path.read_text(encoding="utf-8").lower() for path in shared_path("corpus", "wetten").glob("*.md"))
+    law_words = set(re.findall(r"[\w'&-]+", laws)) | set(re.findall(r"\d+[.:]\d+", laws))  # words and times ("23.00")
+    entries = json.loads(LEGAL_TERMS_FILE.read_text(encoding="utf-8"))
+    missing = {word for entry in entries for word in entry["add"].lower().split() if word not in law_words}
+    assert not missing
