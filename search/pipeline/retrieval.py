@@ -104,6 +104,7 @@ class Candidate:
     wijzer_coverage: float
     fused: float = 0.0
     name: str = ""
+    widened: bool = False  # found only by a rewrite of a weak query; its scores answer that rewrite
 
     @property
     def wijzer(self) -> float:

@@ -155,4 +155,7 @@ def strong_ids(candidates: list[Candidate]) -> set[int]:
 
 def _merge(first: list[Candidate], second: list[Candidate]) -> list[Candidate]:
     seen = {c.product_id for c in first}
-    return first + [c for c in second if c.product_id not in seen]
+    added = [c for c in second if c.product_id not in seen]
+    for candidate in added:
+        candidate.widened = True
+    return first + added

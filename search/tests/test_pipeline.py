@@ -44,6 +44,12 @@ def test_it_never_puts_a_workshop_for_people_at_work_first_for_someone_absent_fo
     assert "Burn-out preventie workshop" not in _names(outcome)[:3]
 
 
+
+def test_it_puts_the_product_a_one_word_question_names_before_what_a_rewrite_of_it_found():
+    outcome = search_run(SearchRequest(query="zwanger"))
+    assert outcome.expanded  # too few candidates of its own: the wijzer lines widened it
+    assert outcome.recommendations[0].product.name == "Zwangerschapsconsult werkplek"
+
 @pytest.mark.parametrize("query", ["xq zzv 0931 plok", "Wat is een goed recept voor appeltaart met kaneel?"])
 def test_it_returns_no_products_for_gibberish_or_unrelated_questions(query):
     outcome = search_run(SearchRequest(query=query))

@@ -112,6 +112,19 @@ def test_it_weighs_the_three_stage_one_signals_into_a_topical_score():
     assert topical_scores(weak_wijzer, floor=0.12, p=even)[1] == pytest.approx(0.25 + 0.25 * 0.3 / 0.6 + 0.25)
 
 
+
+def test_it_scales_products_found_only_by_a_rewrite_on_their_own_and_ranks_them_below_the_named_one():
+    """"zwanger": the pregnancy consult matched the word; the rewrite's longer query gave others larger sums."""
+    named = Candidate(1, similarity=0.29, lexical=13.0, matched_terms=1, coverage=1.0, wijzer_similarity=0.39, wijzer_lexical=10.0, wijzer_coverage=1.0)
+    rewritten = Candidate(2, similarity=0.35, lexical=40.0, matched_terms=6, coverage=0.5, wijzer_similarity=0.45, wijzer_lexical=30.0, wijzer_coverage=1.0, widened=True)
+    together = topical_scores([named, replace(rewritten, widened=False)], floor=0.12)
+    assert together[2] > together[1]  # one scale for both: the rewrite's sums win
+    scores = topical_scores([named, rewritten], floor=0.12)
+    full = DEFAULT.topical_lexical + DEFAULT.topical_wijzer + DEFAULT.topical_similarity
+    assert scores[1] == pytest.approx(full)  # the best of the specialist's own words
+    assert scores[2] == pytest.approx(full * DEFAULT.widened_topical)  # the best of the rewrite, worth less
+    assert topical_scores([rewritten], floor=0.12)[2] == pytest.approx(full)  # nothing named: the rewrite stands on its own
+
 def _chunk(title: str, score: float, chunk_id: int = 0) -> CitedChunk:
     return CitedChunk(chunk_id, title, "NVAB", "1 Inleiding", "", score)
 

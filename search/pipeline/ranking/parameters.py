@@ -36,6 +36,7 @@ class RankingParameters:
     lexical_scale_min: float = 1.0  # a single weak lexical match is not scaled up to "full match"
     wijzer_scale_min: float = 0.6  # nor is a single weak wijzer match
     similarity_span_min: float = 0.15  # keeps small cosine differences from looking like large relevance gaps
+    widened_topical: float = 0.6  # a product found only by rewriting a weak query, against one its words found
 
     # --- phase suitability (0..1): does the product's absence window suit the situation? ---
     at_work_product_when_absent: float = 0.1  # a product for people still working, for someone absent N weeks

@@ -11,7 +11,22 @@ from search.pipeline.types import CitedChunk, clamp
 
 
 def topical_scores(pool: list[Candidate], *, floor: float, p: RankingParameters = DEFAULT) -> dict[int, float]:
-    """How squarely each product addresses the situation, from the three stage-1 signals, in [0, 1]."""
+    """How squarely each product addresses the situation, from the three stage-1 signals, in [0, 1].
+
+    Products found only through a rewrite of a weak query were scored on that longer rewrite, whose
+    sums are on another scale than the specialist's own words: each group is scaled on its own
+    maxima, and the rewrite's group is worth `widened_topical` of the own group ("zwanger" put
+    psychologists found through the wijzer lines above the pregnancy consult it names).
+    """
+    own = [c for c in pool if not c.widened]
+    widened = [c for c in pool if c.widened]
+    if not (own and widened):
+        return _topical(pool, floor=floor, p=p)
+    rewritten = {product_id: round(score * p.widened_topical, 4) for product_id, score in _topical(widened, floor=floor, p=p).items()}
+    return {**_topical(own, floor=floor, p=p), **rewritten}
+
+
+def _topical(pool: list[Candidate], *, floor: float, p: RankingParameters) -> dict[int, float]:
     max_lexical = max((c.lexical for c in pool), default=0.0)
     max_wijzer = max((c.wijzer for c in pool), default=0.0)
     max_similarity = max((c.similarity for c in pool), default=0.0)
