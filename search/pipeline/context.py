@@ -56,6 +56,21 @@ SHORT_CUES = re.compile(
     re.IGNORECASE,
 )
 LONG_CUES = re.compile(r"\b(langdurig\w*|langdurend\w*|lange termijn|langere termijn|lang verzuim|lange tijd ziek|lang ziek|chronisch)\b", re.IGNORECASE)
+# Milestones of the Wet verbetering poortwachter date an absence the text gives no duration for: the
+# first-year evaluation is around week 52, the re-integration report and WIA application around week
+# 91, an imposed wage sanction or a WGA/Ziektewet own-risk question comes after week 104. First match wins.
+MILESTONE_WEEKS = (
+    (re.compile(r"\b(eerstejaarsevaluatie|eerste ziektejaar|opschudmoment)\b", re.IGNORECASE), 52.0),
+    (
+        re.compile(
+            r"\b(re-?integratieverslag|reïntegratieverslag|wia-?aanvraag|wia aan(?:te)?vragen|tweede ziektejaar"
+            r"|einde (?:van )?de wachttijd|loonsanctie dreigt|dreigende loonsanctie|(?:vrezen|riskeren) (?:een )?loonsanctie)\b",
+            re.IGNORECASE,
+        ),
+        91.0,
+    ),
+    (re.compile(r"\b(loonsanctie|derde ziektejaar|wga\w*|eigenrisicodrager\w*|wia-?uitkering|iva-?uitkering)\b", re.IGNORECASE), 104.0),
+)
 # Frequent short absences are a pattern of their own (the company doctor's consultation hour, a talk
 # about the pattern), not one long absence.
 FREQUENT_CUES = re.compile(
@@ -257,6 +272,8 @@ def context_extract(text: str, *, role: str = "", sector: str = "", duration: st
     weeks = parse_duration_field(duration) if duration else None
     if weeks is None:
         weeks = _absence_duration(absence_text)
+    if weeks is None:
+        weeks = next((milestone for cue, milestone in MILESTONE_WEEKS if cue.search(absence_text)), None)
     working = bool(WORKING_CUES.search(present))
     if weeks is None and (SHORT_CUES.search(absence_text) or context.absence_pattern == "frequent"):
         weeks = 1.0

@@ -28,6 +28,14 @@ DURATIONS = [
     ("Twee collega's hebben ruzie, een van hen is ziek gemeld", None, "verzuim", False),
     ("Medewerker werkt 32 uur per week en is 5 weken ziek", 5.0, "verzuim", False),
     ("Dreigt uit te vallen door werkdruk", None, "aan het werk", True),
+    # Poortwachter milestones date an absence without a stated duration; a stated one wins.
+    ("eerstejaarsevaluatie", 52.0, "verzuim", False),
+    ("loonsanctie dreigt", 91.0, "verzuim", False),
+    ("Week 91: de WIA-aanvraag moet de deur uit", 91.0, "verzuim", False),
+    ("re-integratieverslag opstellen", 91.0, "verzuim", False),
+    ("UWV heeft ons een loonsanctie van een jaar opgelegd", 104.0, "verzuim", False),
+    ("WGA eigenrisicodrager", 104.0, "verzuim", False),
+    ("negen maanden ziek, over twee maanden de eerstejaarsevaluatie", 39.13, "verzuim", False),
 ]
 
 
