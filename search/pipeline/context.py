@@ -115,7 +115,10 @@ SECTOR_PATTERNS: tuple[tuple[str, str], ...] = (
     ("kantoor", r"kantoor|administratie|klantenservice|callcenter|ict"),
 )
 TEAM_SUBJECT = re.compile(
-    r"(\bons team|\bhet team|\bteams\b|\bafdeling|collega's|medewerkers\b|\bpersoneel|werknemers\b|\b(?:zijn|haar|mijn|onze) mensen\b)", re.IGNORECASE
+    r"(\bons team|\bhet team|\bteams\b|\bafdeling|collega's|medewerkers\b|\bpersoneel|werknemers\b|\b(?:zijn|haar|mijn|onze) mensen\b"
+    # a group named by its trade in the plural: "Controleurs in het ov worden …", "onze buschauffeurs"
+    r"|^\s*(?!anders\b)[a-zà-ÿ]{3,}(?:ers|eurs|ors|isten|kundigen|nten)\b|\b(?:onze|alle|veel|de meeste)\s+[a-zà-ÿ]{3,}(?:ers|eurs|ors|isten|kundigen|nten)\b)",
+    re.IGNORECASE,
 )
 # Absence as a figure of the organisation ("stijgend verzuim", "regie op verzuim", "verzuim 8%"): a
 # question about policy, not about someone who is absent.

@@ -128,6 +128,12 @@ INTENTS = [
     ("hoog verzuim", "organisatie"),
     ("teamleider ziet dat zijn mensen structureel overwerken", "team"),
     ("werknemer 8 maanden ziek, ligt overhoop met zijn leidinggevende", "werknemer"),
+    # a trade in the plural is a group
+    ("Controleurs in het openbaar vervoer worden steeds vaker bespuugd en bedreigd", "team"),
+    ("onze buschauffeurs worden vaak uitgescholden", "team"),
+    ("Verpleegkundigen klagen over rugpijn bij het tillen", "team"),
+    ("Anders dan vroeger is hij snel moe", "werknemer"),
+    ("lasser met rugpijn", "werknemer"),
 ])
 def test_it_reads_who_the_question_is_about(text, subject):
     assert context_extract(text).subject == subject
