@@ -5,6 +5,7 @@ are few and stable, the rules are explainable in the reasoning shown to the user
 microseconds. Form fields always win over what the free text suggests.
 """
 
+import functools
 import re
 from dataclasses import asdict, dataclass, field
 
@@ -250,6 +251,15 @@ def _compound_aware(pattern: str) -> str:
 
 def _first_tag(patterns: tuple[tuple[str, str], ...], text: str) -> list[str]:
     return [tag for tag, pattern in patterns if re.search(_compound_aware(pattern), text, re.IGNORECASE)]
+
+
+@functools.lru_cache(maxsize=4096)
+def catalog_tag_labels(tag: str, *, sector: bool) -> frozenset[str]:
+    """A catalog tag with the role or sector labels this module reads from text ("openbaar vervoer" →
+    transport, "magazijnmedewerker" → productiemedewerker), so a product tag and a situation meet in
+    one vocabulary."""
+    tag = tag.lower()
+    return frozenset({tag, *_first_tag(SECTOR_PATTERNS if sector else ROLE_PATTERNS, tag)})
 
 
 def context_extract(text: str, *, role: str = "", sector: str = "", duration: str = "", budget: str = "") -> SituationContext:

@@ -72,6 +72,11 @@ def test_it_scores_phase_suitability(product, context, expected):
      (0.45 + 0.2 * 0.2 + 0.1 * 0.2 + 0.15 + 0.1) * 0.45),
     # home workers: an on-site product fits less (0.6)
     ({"delivery": Delivery.OP_LOCATIE}, {"subject": "werknemer", "roles": ["thuiswerker"]}, 0.45 + 0.2 * 0.75 + 0.075 + 0.15 + 0.1 * 0.6),
+    # the catalog's own words for a role or sector meet the labels read from the text: named (1.0) on both
+    ({"target_roles": ["buschauffeur"], "sectors": ["openbaar vervoer"]}, {"subject": "werknemer", "roles": ["chauffeur"], "sector": "transport"},
+     0.45 + 0.2 + 0.1 + 0.15 + 0.1),
+    ({"target_roles": ["magazijnmedewerker"], "sectors": ["logistiek"]}, {"subject": "werknemer", "roles": ["productiemedewerker"], "sector": "logistiek"},
+     0.45 + 0.2 + 0.1 + 0.15 + 0.1),
 ])
 def test_it_scores_fit(product, context, expected):
     assert fit_score(_product(**product), _context(**context), 1.0) == pytest.approx(expected)

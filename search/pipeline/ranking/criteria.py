@@ -11,7 +11,7 @@ Each score is a small rule over product metadata, the situation and the guidelin
 """
 
 from catalog.models import Audience, Delivery, Phase, Product
-from search.pipeline.context import SituationContext, format_weeks
+from search.pipeline.context import SituationContext, catalog_tag_labels, format_weeks
 from search.pipeline.ranking.parameters import AUDIENCE_FIT, DEFAULT, RankingParameters
 from search.pipeline.types import Scored, clamp
 
@@ -56,12 +56,13 @@ def phase_suitability(product: Product, context: SituationContext, p: RankingPar
     return p.unknown_phase, ""
 
 
-def _tag_fit(tags: list[str], wanted: list[str], p: RankingParameters = DEFAULT) -> float:
+def _tag_fit(tags: list[str], wanted: list[str], p: RankingParameters = DEFAULT, *, sector: bool = False) -> float:
     """Whether the product names the person's role/sector, is for everyone, or names only others."""
     if not wanted:
         return p.tag_generic
     tags_lower = [t.lower() for t in tags]
-    if any(w in t or t in w for w in wanted for t in tags_lower if t not in GENERIC_ROLE_TAGS):
+    labels = {label for t in tags_lower if t not in GENERIC_ROLE_TAGS for label in catalog_tag_labels(t, sector=sector)}
+    if any(w in t or t in w for w in wanted for t in labels):
         return p.tag_named
     if not tags_lower or any(t in GENERIC_ROLE_TAGS for t in tags_lower):
         return p.tag_generic
@@ -71,7 +72,7 @@ def _tag_fit(tags: list[str], wanted: list[str], p: RankingParameters = DEFAULT)
 def audience_mismatch(product: Product, context: SituationContext, p: RankingParameters = DEFAULT) -> float:
     """Impact damping when the product is explicitly meant for other roles and other sectors than this person's."""
     roles_other = _tag_fit(product.target_roles, context.roles, p) <= p.tag_other
-    sectors_other = _tag_fit(product.sectors, [context.sector] if context.sector else [], p) <= p.tag_other
+    sectors_other = _tag_fit(product.sectors, [context.sector] if context.sector else [], p, sector=True) <= p.tag_other
     if roles_other and sectors_other:
         return p.mismatch_roles_and_sectors
     return p.mismatch_roles if roles_other else 1.0
@@ -87,7 +88,7 @@ def audience_fit(product: Product, context: SituationContext, p: RankingParamete
 def fit_score(product: Product, context: SituationContext, suitability: float, p: RankingParameters = DEFAULT) -> float:
     audience = audience_fit(product, context, p)
     roles = _tag_fit(product.target_roles, context.roles, p)
-    sectors = _tag_fit(product.sectors, [context.sector] if context.sector else [], p)
+    sectors = _tag_fit(product.sectors, [context.sector] if context.sector else [], p, sector=True)
     delivery = 1.0
     if "thuiswerker" in context.roles:
         delivery = {Delivery.ONLINE: p.home_worker_online, Delivery.BEIDE: p.home_worker_hybrid, Delivery.OP_LOCATIE: p.home_worker_on_site}[product.delivery]
