@@ -4,7 +4,7 @@ from dataclasses import replace
 
 import pytest
 
-from catalog.models import Audience, Delivery, Phase, Product
+from catalog.models import Audience, Category, Delivery, Phase, Product
 from search.pipeline.context import SituationContext
 from search.pipeline.evidence import choose_citations, citation_score
 from search.pipeline.ranking.criteria import (
@@ -43,6 +43,9 @@ ABSENT_1 = {"absence_weeks": 1.0, "absence_status": "verzuim"}
     ({}, {"absence_status": "verzuim"}, DEFAULT.absent_unknown_duration),
     ({"absence_weeks_min": 13}, {"preventive": True}, DEFAULT.prevention_long_track),
     ({"phase": Phase.RE_INTEGRATIE}, {"preventive": True}, DEFAULT.prevention_absence_product),
+    # a workplace assessment open from day one also prevents; one that waits for an absence does not
+    ({"phase": Phase.RE_INTEGRATIE, "category": Category.ARBEIDSOMSTANDIGHEDEN}, {"preventive": True}, 1.0),
+    ({"phase": Phase.RE_INTEGRATIE, "category": Category.ARBEIDSOMSTANDIGHEDEN, "absence_weeks_min": 4}, {"preventive": True}, DEFAULT.prevention_absence_product),
     ({"phase": Phase.KORT_VERZUIM}, {"preventive": True}, DEFAULT.prevention_short_absence_product),
     ({"phase": Phase.PREVENTIE}, {"preventive": True}, 1.0),
     # back at work: a product only for people at work fits; relapse prevention only after an earlier absence;

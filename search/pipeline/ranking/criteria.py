@@ -10,7 +10,7 @@ Each score is a small rule over product metadata, the situation and the guidelin
 - feasibility: how soon it can start, weighted more when the absence is short or the situation acute.
 """
 
-from catalog.models import Audience, Delivery, Phase, Product
+from catalog.models import Audience, Category, Delivery, Phase, Product
 from search.pipeline.context import SituationContext, catalog_tag_labels, format_weeks
 from search.pipeline.ranking.parameters import AUDIENCE_FIT, DEFAULT, RankingParameters
 from search.pipeline.types import Scored, clamp
@@ -46,6 +46,8 @@ def phase_suitability(product: Product, context: SituationContext, p: RankingPar
             if returning_product:  # follows an earlier absence this situation does not mention
                 return p.prevention_absence_product, "bedoeld na een eerdere uitval"
             return 1.0, "bedoeld voor medewerkers die nog werken"
+        if product.category == Category.ARBEIDSOMSTANDIGHEDEN and low is None:
+            return 1.0, "de werkplek verbeteren voorkomt klachten"  # a workplace assessment also serves before anyone is absent
         if product.phase in (Phase.LANG_VERZUIM, Phase.RE_INTEGRATIE) or (low is not None and low >= p.absence_product_min_weeks):
             return p.prevention_absence_product, "vooral bedoeld bij verzuim"
         if context.preventive and product.phase == Phase.KORT_VERZUIM:
