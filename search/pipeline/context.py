@@ -75,7 +75,8 @@ MILESTONE_WEEKS = (
 # Frequent short absences are a pattern of their own (the company doctor's consultation hour, a talk
 # about the pattern), not one long absence.
 FREQUENT_CUES = re.compile(
-    r"\b(frequent\w*\s+(?:kort\s+)?(?:verzuim|ziek\w*|afwezig\w*)|vaak (?:kort )?ziek\w*|regelmatig ziek\w*|steeds (?:weer )?ziek\w*|telkens ziek\w*|veel kort verzuim|vaak afwezig)\b",
+    r"\b(frequent\w*\s+(?:kort\s+)?(?:verzuim|ziek\w*|afwezig\w*)|(?<!niet )(?<!zelden )(?:vaak|vaker|regelmatig|telkens|steeds weer) (?:\w+ ){0,3}?ziek\w*"
+    r"|steeds (?:weer )?ziek\w*|veel kort verzuim|vaak afwezig)\b",
     re.IGNORECASE,
 )
 # Relapse, the fear of it, or being back at work after an absence: what relapse prevention is for.

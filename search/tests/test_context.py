@@ -120,6 +120,10 @@ INTENTS = [
     ("installatiebedrijf van 60 man wil eigen regie op verzuim met een casemanager", None, "onbekend", False, False, ""),
     ("stijgend psychisch verzuim in alle vestigingen", None, "onbekend", False, False, ""),
     ("verzuim 8%, geen protocol", None, "onbekend", False, False, ""),
+    # frequent absence in everyday words, and its negation
+    ("meldt zich de laatste maanden vaak een dag ziek", 0.14, "verzuim", False, False, "frequent"),
+    ("is regelmatig op maandag ziek", 1.0, "verzuim", False, False, "frequent"),
+    ("Ze is niet vaak ziek geweest, maar nu al een week", 1.0, "verzuim", False, False, ""),
 ]
 
 
