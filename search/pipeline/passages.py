@@ -9,7 +9,9 @@ an article the question names ("artikel 2.15") goes first.
 
 Whether the corpus answers the question at all is judged on the best passage's coverage of the
 question's words or its closeness in meaning (ANSWER_MIN_COVERAGE, ANSWER_MIN_SIMILARITY),
-calibrated with cross-validation on answerable and unanswerable questions (README).
+calibrated with cross-validation on answerable and unanswerable questions (README), and on its
+subject: a question about holiday pay or a notice period shares many words with the Arbeidstijdenwet
+but not its subject, so it is answered only when one of its best passages names that subject too.
 """
 
 import re
@@ -22,6 +24,7 @@ from django.utils import timezone
 from embeddings.selectors import COMMON_SIMILARITY, query_embedding
 from lexical.sql import TERMS_CTE, FieldWeights, bm25_cte, bm25_params
 from lexical.terms import query_terms
+from lexical.thesaurus import outside_topics_named
 from search.pipeline.fusion import reciprocal_rank_fusion
 from search.pipeline.types import CitedChunk
 
@@ -34,6 +37,9 @@ RETRIEVE_LIMIT = 40
 ORIGINALS_LOOKUP = 10
 # Passages that get a full BM25F score (the rest only their coverage); measured in README: no loss at 150.
 SHORTLIST = 150
+# How many of the best passages must stay silent on a subject the corpus does not cover (lexical/outside_topics.json)
+# before the question counts as one the corpus cannot answer.
+OUTSIDE_TOPIC_PASSAGES = 5
 PASSAGES_TABLE = "guidelines_guidelinechunk"
 _ARTICLE_MENTION = re.compile(r"\bartikel\s+([0-9IVX]+[a-z]?(?:[.:][0-9]+[a-z]?)*)", re.IGNORECASE)
 
@@ -78,11 +84,12 @@ class PassageRetrieval:
     best_coverage: float = 0.0
     best_similarity: float = 0.0
     documents_considered: list[dict] = field(default_factory=list)  # best first; `chosen` ones were searched first
+    uncovered_topics: list[str] = field(default_factory=list)  # subjects the question names and no best passage does
 
     @property
     def answers_question(self) -> bool:
         """Whether anything in the corpus is about this question (otherwise the answer abstains)."""
-        return bool(self.passages) and (
+        return bool(self.passages) and not self.uncovered_topics and (
             self.best_coverage >= settings.ANSWER_MIN_COVERAGE or self.best_similarity >= settings.ANSWER_MIN_SIMILARITY
         )
 
@@ -140,12 +147,23 @@ def passages_retrieve(question: str, *, limit: int = RETRIEVE_LIMIT, documents: 
         for entry in considered:
             entry["chosen"] = entry["document_title"] in chosen
         in_order = [p for p in in_order if p.document_title in chosen] + [p for p in in_order if p.document_title not in chosen]
+    passages = _originals_before_summaries(in_order, embedding)
     return PassageRetrieval(
-        passages=_originals_before_summaries(in_order, embedding),
+        passages=passages,
         best_coverage=max(float(row[10]) for row in rows),
         best_similarity=max(chunk.score for chunk in chunks.values()),
         documents_considered=considered,
+        uncovered_topics=_uncovered_topics(question, passages[:OUTSIDE_TOPIC_PASSAGES]),
     )
+
+
+def _uncovered_topics(question: str, best: list[CitedChunk]) -> list[str]:
+    """Subjects outside the corpus (holiday pay, notice periods, tax) that the question names and none
+    of its best passages do: those passages then share the question's other words, not its subject."""
+    return [
+        topic for topic, pattern in outside_topics_named(question)
+        if not any(pattern.search(f"{p.section} {p.content}") for p in best)
+    ]
 
 
 def documents_rank(passages: list[CitedChunk], fused: dict[int, float], topic_match: dict[str, float]) -> list[dict]:

@@ -5,7 +5,7 @@ import pytest
 
 from conftest import shared_path
 from lexical.terms import LEGAL_WORDING_WEIGHT, query_terms
-from lexical.thesaurus import LEGAL_TERMS_FILE, legal_expansion_terms
+from lexical.thesaurus import LEGAL_TERMS_FILE, legal_expansion_terms, outside_topics_named
 
 pytestmark = pytest.mark.django_db  # compound splitting reads the vocabulary
 
@@ -47,3 +47,17 @@ def test_it_only_adds_words_the_six_regulations_use():
     entries = json.loads(LEGAL_TERMS_FILE.read_text(encoding="utf-8"))
     missing = {word for entry in entries for word in entry["add"].lower().split() if word not in law_words}
     assert not missing
+
+
+@pytest.mark.parametrize(("question", "topic"), [
+    ("Hoeveel vakantiedagen heeft een parttimer?", "vakantiedagen en vakantiegeld"),
+    ("Mag ik de proeftijd verlengen?", "arbeidsovereenkomst en ontslag"),
+    ("bijtelling leaseauto", "belastingen en vergoedingen"),
+    ("Wanneer gaat mijn AOW in?", "sociale zekerheid en pensioen"),
+])
+def test_it_names_the_subjects_the_corpus_does_not_cover(question, topic):
+    assert topic in [named for named, _ in outside_topics_named(question)]
+
+
+def test_it_names_no_outside_subject_in_an_occupational_health_question():
+    assert outside_topics_named("Wanneer moet het plan van aanpak klaar zijn na de probleemanalyse?") == []
