@@ -8,6 +8,7 @@ Besides the score, each match reports `coverage`: the share of the query's own I
 matches, which tells whether a query is about this domain at all, independent of its length.
 """
 
+import math
 from dataclasses import dataclass
 
 from lexical.stats import corpus_stats, document_frequencies, word_lexemes
@@ -162,3 +163,19 @@ def bm25_params(name: str, *, terms: QueryTerms, table: str, where: str = "TRUE"
         f"{name}_df_lexemes": lexemes,
         f"{name}_df_counts": [frequencies.get(lexeme, 0) for lexeme in lexemes],
     }
+
+
+def matchable_share(name: str, *, terms: QueryTerms, params: dict) -> float:
+    """The share of the query's own IDF mass (the denominator of `coverage`) in words some row contains.
+
+    A word no row has ("logopedist", "zomer") lowers every row's coverage alike; dividing a coverage
+    by this share gives how much of what the rows *could* match a row matches, which compares rows of
+    a long, wordy situation fairly. `params` are those of `bm25_params(name, …)`.
+    """
+    n = params[f"{name}_n"]
+    frequencies = dict(zip(params[f"{name}_df_lexemes"], params[f"{name}_df_counts"]))
+    own_words = [word for word, own in zip(terms.words, terms.own) if own]
+    own_lexemes = {lexeme for found in word_lexemes(own_words, min_length=MIN_LEXEME_LENGTH).values() for lexeme in found}
+    idf = {lexeme: math.log(1 + (n - frequencies.get(lexeme, 0) + 0.5) / (frequencies.get(lexeme, 0) + 0.5)) for lexeme in own_lexemes}
+    total = sum(idf.values())
+    return sum(value for lexeme, value in idf.items() if frequencies.get(lexeme, 0) > 0) / total if total else 0.0

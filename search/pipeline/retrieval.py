@@ -16,7 +16,7 @@ from django.conf import settings
 from django.db import connection
 
 from embeddings.selectors import COMMON_SIMILARITY, QueryEmbedding
-from lexical.sql import TERMS_CTE, FieldWeights, bm25_cte, bm25_params
+from lexical.sql import TERMS_CTE, FieldWeights, bm25_cte, bm25_params, matchable_share
 from lexical.terms import QueryTerms
 from search.pipeline.fusion import reciprocal_rank_fusion
 
@@ -104,6 +104,7 @@ class Candidate:
     wijzer_coverage: float
     fused: float = 0.0
     name: str = ""
+    matchable_coverage: float = 0.0  # coverage of the query words some product contains (lexical.sql.matchable_share)
     widened: bool = False  # found only by a rewrite of a weak query; its scores answer that rewrite
 
     @property
@@ -122,8 +123,12 @@ def candidates_fetch(*, terms: QueryTerms, query: QueryEmbedding, limit: int) ->
     with connection.cursor() as cursor:
         cursor.execute(_SQL, params)
         rows = cursor.fetchall()
+    share = matchable_share("lexical", terms=terms, params=params)
     return [
-        Candidate(int(r[0]), float(r[2]), float(r[3]), int(r[4]), float(r[5]), float(r[6]), float(r[7]), float(r[8]), name=r[1])
+        Candidate(
+            int(r[0]), float(r[2]), float(r[3]), int(r[4]), float(r[5]), float(r[6]), float(r[7]), float(r[8]), name=r[1],
+            matchable_coverage=min(1.0, float(r[5]) / share) if share else 0.0,
+        )
         for r in rows
     ]
 

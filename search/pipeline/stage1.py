@@ -149,7 +149,7 @@ def strong_ids(candidates: list[Candidate]) -> set[int]:
     return {
         c.product_id
         for c in candidates
-        if max(c.coverage, c.wijzer_coverage) >= settings.SEARCH_LEXICAL_FLOOR or c.similarity >= settings.SEARCH_STRONG_SIMILARITY
+        if max(c.matchable_coverage, c.wijzer_coverage) >= settings.SEARCH_LEXICAL_FLOOR or c.similarity >= settings.SEARCH_STRONG_SIMILARITY
     }
 
 

@@ -185,3 +185,13 @@ def test_it_answers_in_every_mode(mode):
     outcome = search_run(SearchRequest(query=BURNOUT_MANAGER, mode=mode, top_k=5))
     assert len(outcome.recommendations) == 5
     assert outcome.ranker == ("criteria" if mode == "two-stage" else "none")
+
+
+def test_it_counts_a_product_as_evidence_on_the_words_any_product_could_match(settings):
+    """A wordy situation ("logopedist", "zomer", "rijdt op en neer") dilutes every product's coverage alike."""
+    from search.pipeline.stage1 import strong_ids
+
+    diluted = Candidate(1, similarity=0.1, lexical=13.0, matched_terms=4, coverage=0.14, wijzer_similarity=0.0, wijzer_lexical=0.0, wijzer_coverage=0.0)
+    assert strong_ids([diluted]) == set()
+    diluted.matchable_coverage = 0.55
+    assert strong_ids([diluted]) == {1}
