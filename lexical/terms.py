@@ -56,10 +56,18 @@ def query_terms(
                 add(part, weight * COMPOUND_PART_WEIGHT)
 
     add_text(text, OWN_WEIGHT)
-    own.update(words_of(text))
-    for word in own:  # our thesaurus and wijzer texts are written in one spelling; a specialist's words are not
+    typed = words_of(text)
+    own.update(typed)
+    for word in typed:  # our thesaurus and wijzer texts are written in one spelling; a specialist's words are not
         for variant in spelling_variants(word):
             add(variant, OWN_WEIGHT)
+    for word in typed:
+        # A compound none of our texts contains ("kortverzuim") is what its parts say: they, not the
+        # unknown whole, are what coverage (the in-domain gate) should find of it.
+        parts = splitter.parts(word)
+        if parts and "-" not in word and word not in splitter.vocabulary:  # a hyphenated word is indexed whole too
+            own.discard(word)
+            own.update(parts)
     if synonyms:
         add_text(" ".join(expansion_terms(text)), SYNONYM_WEIGHT)
     if legal:

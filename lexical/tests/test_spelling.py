@@ -45,3 +45,12 @@ def test_it_matches_a_passage_written_in_the_other_spelling(query, text):
             {**terms.params(), **bm25_params("probe", terms=terms, table="spelling_probe")},
         )
         assert cursor.fetchall() == [(1,)]
+
+
+def test_it_lets_the_parts_of_an_unknown_compound_stand_for_it_in_coverage():
+    """"kortverzuim" is in none of our texts; "kort" and "verzuim" are, and they are what was typed."""
+    terms = query_terms("veel kortverzuim")
+    own = dict(zip(terms.words, terms.own))
+    assert own["kortverzuim"] is False and own["kort"] is True and own["verzuim"] is True
+    known = query_terms("rugklachten")  # a compound our texts contain stays the typed word
+    assert dict(zip(known.words, known.own))["rugklachten"] is True
