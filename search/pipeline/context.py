@@ -76,6 +76,7 @@ MILESTONE_WEEKS = (
 # about the pattern), not one long absence.
 FREQUENT_CUES = re.compile(
     r"\b(frequent\w*\s+(?:kort\s+)?(?:verzuim|ziek\w*|afwezig\w*)|(?<!niet )(?<!zelden )(?:vaak|vaker|regelmatig|telkens|steeds weer) (?:\w+ ){0,3}?ziek\w*"
+    r"|(?:tweede|derde|vierde|vijfde|zesde|zoveelste|\d+e) keer (?:\w+ ){0,4}?ziek\w*|\w+ keer per (?:maand|kwartaal|jaar) ziek\w*"
     r"|steeds (?:weer )?ziek\w*|veel kort verzuim|vaak afwezig)\b",
     re.IGNORECASE,
 )
@@ -127,6 +128,7 @@ TEAM_SUBJECT = re.compile(
 ORGANISATION_ABSENCE = re.compile(
     r"\b(?:(?:regie|grip|zicht|sturing)\s+op\s+(?:het\s+)?verzuim|(?:hoog|hoge|stijgend\w*|oplopend\w*|groeiend\w*)\s+(?:\w+\s+)?verzuim"
     r"|verzuim(?:percentage|cijfers?)|verzuim\s+(?:van\s+|is\s+|ligt\s+op\s+)?\d+(?:[.,]\d+)?\s?%"
+    r"|\d+(?:[.,]\d+)?\s?(?:%|procent)\s+(?:\w+\s+)?(?:ziekte)?verzuim"
     r"|verzuim\s+in\s+(?:ons|onze|de|het|alle)\s+(?:\w+\s+)?(?:bedrijf|organisatie|vestiging\w*|afdeling\w*|teams?|verpleeghuis|school|winkel\w*))",
     re.IGNORECASE,
 )

@@ -124,12 +124,16 @@ INTENTS = [
     ("meldt zich de laatste maanden vaak een dag ziek", 0.14, "verzuim", False, False, "frequent"),
     ("is regelmatig op maandag ziek", 1.0, "verzuim", False, False, "frequent"),
     ("Ze is niet vaak ziek geweest, maar nu al een week", 1.0, "verzuim", False, False, ""),
+    ("meldt zich voor de vierde keer dit kwartaal ziek", 1.0, "verzuim", False, False, "frequent"),
+    ("is 3 keer per jaar ziek", 1.0, "verzuim", False, False, "frequent"),
+    ("het wijkteam zit op 11% verzuim", None, "onbekend", False, False, ""),
 ]
 
 
 @pytest.mark.parametrize(("text", "subject"), [
     ("installatiebedrijf van 60 man wil eigen regie op verzuim met een casemanager", "organisatie"),
     ("hoog verzuim", "organisatie"),
+    ("het wijkteam zit op 11% verzuim", "organisatie"),
     ("teamleider ziet dat zijn mensen structureel overwerken", "team"),
     ("werknemer 8 maanden ziek, ligt overhoop met zijn leidinggevende", "werknemer"),
     # a trade in the plural is a group

@@ -100,7 +100,7 @@ def test_it_learns_from_votes_activates_the_version_records_it_and_rolls_back(ow
     # The next search ranks with the new version and records it.
     after = search_perform(request=SearchRequest(query=QUERY, top_k=5), user=owner)
     names = [item.product.name for item in after.recommendations]
-    assert names.index(preferred) < names.index(other)
+    assert preferred in names and (other not in names or names.index(preferred) < names.index(other))  # shown above, or alone
     assert SearchLog.objects.get(pk=after.search_id).ranking_version_id == version.id
     assert active_ranking().params == parameters_from_values(version.values)
 
