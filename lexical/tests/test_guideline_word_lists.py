@@ -5,7 +5,11 @@ import pytest
 
 from conftest import shared_path
 from lexical.terms import LEGAL_WORDING_WEIGHT, query_terms
-from lexical.thesaurus import LEGAL_TERMS_FILE, legal_expansion_terms, outside_topics_named
+from lexical.thesaurus import (
+    LEGAL_TERMS_FILE,
+    legal_expansion_terms,
+    outside_topics_named,
+)
 
 pytestmark = pytest.mark.django_db  # compound splitting reads the vocabulary
 
