@@ -68,8 +68,9 @@ def test_it_scores_phase_suitability(product, context, expected):
 @pytest.mark.parametrize(("product", "context", "expected"), [
     # audience 1.0, roles and sectors unknown (0.75), suitability 1, delivery 1: 0.45 + 0.15 + 0.075 + 0.15 + 0.1
     ({}, {"subject": "werknemer"}, 0.925),
-    # help for the organisation when the question is about one employee (0.25), everything else alike
-    ({"audience": Audience.ORGANISATIE}, {"subject": "werknemer"}, 0.45 * 0.25 + 0.15 + 0.075 + 0.15 + 0.1),
+    # help for the organisation when the question names one employee (0.6: such a question is often about
+    # the organisation after all: an accident to investigate, an absence protocol), everything else alike
+    ({"audience": Audience.ORGANISATIE}, {"subject": "werknemer"}, 0.45 * 0.6 + 0.15 + 0.075 + 0.15 + 0.1),
     # a product for other roles and other sectors is damped as a whole (× 0.45)
     ({"target_roles": ["chauffeur"], "sectors": ["bouw"]}, {"subject": "werknemer", "roles": ["docent"], "sector": "onderwijs"},
      (0.45 + 0.2 * 0.2 + 0.1 * 0.2 + 0.15 + 0.1) * 0.45),

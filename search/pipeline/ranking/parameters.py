@@ -20,7 +20,7 @@ from catalog.models import Audience
 # question is about fits best; organisation-level help reaches an individual employee least.
 AUDIENCE_FIT = {
     "onbekend": {Audience.WERKNEMER: 0.85, Audience.LEIDINGGEVENDE: 0.7, Audience.TEAM: 0.85, Audience.ORGANISATIE: 0.75},
-    "werknemer": {Audience.WERKNEMER: 1.0, Audience.LEIDINGGEVENDE: 0.45, Audience.TEAM: 0.35, Audience.ORGANISATIE: 0.25},
+    "werknemer": {Audience.WERKNEMER: 1.0, Audience.LEIDINGGEVENDE: 0.45, Audience.TEAM: 0.6, Audience.ORGANISATIE: 0.6},
     "leidinggevende": {Audience.LEIDINGGEVENDE: 1.0, Audience.ORGANISATIE: 0.55, Audience.TEAM: 0.5, Audience.WERKNEMER: 0.45},
     "team": {Audience.TEAM: 1.0, Audience.ORGANISATIE: 0.7, Audience.LEIDINGGEVENDE: 0.6, Audience.WERKNEMER: 0.4},
     "organisatie": {Audience.ORGANISATIE: 1.0, Audience.TEAM: 0.75, Audience.LEIDINGGEVENDE: 0.65, Audience.WERKNEMER: 0.3},
