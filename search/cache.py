@@ -1,17 +1,21 @@
 """Identical searches answered from the cache: Redis, or the database when Redis is away.
 
 The key is the normalised situation (names scrubbed, case and spacing ignored), the form fields,
-mode, top_k, multi-query, and the cache generation: a sequence that every committed change to the
+mode, top_k, multi-query, the cache generation: a sequence that every committed change to the
 catalog, the guideline corpus, the wijzer, ranking versions, votes or the embedding index advances
-(migration search.0007), so a change invalidates every cached search at once. A hit says so in its
+(migration search.0007), so a change invalidates every cached search at once; and a fingerprint of
+the code and word lists that rank, so a deploy that changes the ranking never serves answers of the
+old code (web processes of two versions may share one Redis during a rolling deploy). A hit says so in its
 timings (`cache`, and the original `cached_total`), gets the products as they are now (link status
 included), and is recorded as a search of its own like any other.
 """
 
+import functools
 import hashlib
 import json
 import logging
 import time
+from pathlib import Path
 
 from django.conf import settings
 from django.core.cache import caches
@@ -65,8 +69,26 @@ def _key(request: SearchRequest, query: str) -> str:
         "top_k": request.top_k,
         "multi_query": request.multi_query,
         "generation": cache_generation(),
+        "code": ranking_code_fingerprint(),
     }
     return "search:" + hashlib.sha256(json.dumps(fields, sort_keys=True).encode()).hexdigest()
+
+
+# What decides a search's answer besides the data: the pipeline's code and the lexical word lists.
+_RANKING_SOURCES = (("search", "pipeline"), ("lexical",))
+
+
+@functools.cache
+def ranking_code_fingerprint() -> str:
+    """A hash of the pipeline's and the lexical package's source and word lists, read once per process."""
+    root = Path(__file__).resolve().parents[1]
+    digest = hashlib.sha256()
+    for parts in _RANKING_SOURCES:
+        for path in sorted(root.joinpath(*parts).rglob("*")):
+            if path.suffix in (".py", ".json") and "tests" not in path.parts:
+                digest.update(str(path.relative_to(root)).encode())
+                digest.update(path.read_bytes())
+    return digest.hexdigest()[:16]
 
 
 def _as_fresh_hit(outcome: SearchOutcome, *, query: str, started: float) -> SearchOutcome:

@@ -70,6 +70,15 @@ def test_it_invalidates_every_cached_search_when_what_it_depends_on_changes(demo
     assert "cache" not in search_perform(request=SearchRequest(query=SITUATION)).timings_ms
 
 
+
+@pytest.mark.django_db(transaction=True)
+def test_it_never_answers_from_a_cache_written_by_other_ranking_code(demo_data, cached, monkeypatch):
+    """A deploy that changes the pipeline or a word list: processes of both versions may share one Redis."""
+    search_perform(request=SearchRequest(query=SITUATION))
+    assert "cache" in search_perform(request=SearchRequest(query=SITUATION)).timings_ms
+    monkeypatch.setattr(search_cache, "ranking_code_fingerprint", lambda: "other-code")
+    assert "cache" not in search_perform(request=SearchRequest(query=SITUATION)).timings_ms
+
 @pytest.mark.django_db(transaction=True)
 def test_it_shows_the_link_status_of_now_on_a_cache_hit(demo_data, cached, monkeypatch):
     first = search_perform(request=SearchRequest(query=SITUATION))
