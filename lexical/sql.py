@@ -176,6 +176,7 @@ def matchable_share(name: str, *, terms: QueryTerms, params: dict) -> float:
     frequencies = dict(zip(params[f"{name}_df_lexemes"], params[f"{name}_df_counts"]))
     own_words = [word for word, own in zip(terms.words, terms.own) if own]
     own_lexemes = {lexeme for found in word_lexemes(own_words, min_length=MIN_LEXEME_LENGTH).values() for lexeme in found}
+    # The IDF of `<name>_df` in bm25_cte, in Python: the two must stay alike.
     idf = {lexeme: math.log(1 + (n - frequencies.get(lexeme, 0) + 0.5) / (frequencies.get(lexeme, 0) + 0.5)) for lexeme in own_lexemes}
     total = sum(idf.values())
     return sum(value for lexeme, value in idf.items() if frequencies.get(lexeme, 0) > 0) / total if total else 0.0

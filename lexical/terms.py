@@ -58,10 +58,9 @@ def query_terms(
     add_text(text, OWN_WEIGHT)
     typed = words_of(text)
     own.update(typed)
-    for word in typed:  # our thesaurus and wijzer texts are written in one spelling; a specialist's words are not
-        for variant in spelling_variants(word):
-            add(variant, OWN_WEIGHT)
     for word in typed:
+        for variant in spelling_variants(word):  # our thesaurus and wijzer texts are written in one spelling
+            add(variant, OWN_WEIGHT)
         # A compound none of our texts contains ("kortverzuim") is what its parts say: they, not the
         # unknown whole, are what coverage (the in-domain gate) should find of it.
         parts = splitter.parts(word)
