@@ -164,3 +164,26 @@ class Product(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+
+class ProductPosting(models.Model):
+    """One lexeme of a product's `search_vector` with its occurrences per field (tsvector labels A–D).
+
+    A derived index, written only by the database trigger of migration catalog.0008 whenever a
+    product's search_vector changes: BM25F needs each shortlisted product's term frequencies per
+    field, and unnesting 60 tsvectors per search cost 30–50 ms at 10,000 products, where a btree
+    range scan per (product, query lexeme) costs a few (lexical.sql). PostgreSQL has no per-field
+    BM25 of its own, and the BM25 extensions (pg_search, vchord_bm25) are not in the embedded server.
+    """
+
+    pk = models.CompositePrimaryKey("product", "lexeme")
+    product = models.ForeignKey(Product, on_delete=models.CASCADE, related_name="+", db_index=False)  # the primary key leads with it
+    lexeme = models.TextField(db_collation="C")  # bytewise order, so a prefix is one index range
+    a = models.PositiveIntegerField(default=0)
+    b = models.PositiveIntegerField(default=0)
+    c = models.PositiveIntegerField(default=0)
+    d = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        verbose_name = "productterm"
+        verbose_name_plural = "producttermen"

@@ -35,17 +35,28 @@ query_terms AS MATERIALIZED (
 
 @dataclass(frozen=True)
 class FieldWeights:
-    """How much one occurrence counts per tsvector label (A = title/heading … D)."""
+    """How much one occurrence counts per tsvector label (A = title/heading … D), and how much when the
+    stored word only starts with the query's word ("thuis" in "thuiswerkplek", whose part "thuis" the
+    index also holds: at 1.0 a compound's modifier counted twice, at full weight, as if the text said it)."""
 
     a: float
     b: float
     c: float = 1.0
     d: float = 1.0
+    prefix: float = 1.0
 
 
-def bm25_cte(name: str, *, table: str, weights: FieldWeights, where: str = "TRUE", shortlist: int = 0) -> str:
-    """CTEs `<name>_stats`, `<name>_df`, `<name>_norm`, `<name>_match`, `<name>_lexemes`, `<name>_tf_score`,
-    `<name>_matched` and `<name>` (id, score, matched_terms, coverage).
+@dataclass(frozen=True)
+class Postings:
+    """A table of (row key, lexeme COLLATE "C", a, b, c, d) mirroring a table's tsvector (catalog.ProductPosting)."""
+
+    table: str
+    key: str
+
+
+def bm25_cte(name: str, *, table: str, weights: FieldWeights, where: str = "TRUE", shortlist: int = 0, postings: Postings | None = None) -> str:
+    """CTEs `<name>_stats`, `<name>_df`, `<name>_norm`, `<name>_match`, the term-frequency CTEs,
+    `<name>_tf_score`, `<name>_matched` and `<name>` (id, score, matched_terms, coverage).
 
     Needs TERMS_CTE before it and the parameters of `bm25_params(name, table, where)`; `where`
     filters the table's rows (alias x). Term frequencies need each matching row's tsvector
@@ -53,29 +64,19 @@ def bm25_cte(name: str, *, table: str, weights: FieldWeights, where: str = "TRUE
     query best (by IDF mass, from the GIN index alone) get a BM25F score, and those rows are found
     among the matches of the rarer terms only when listing every term's matches would exceed
     SHORTLIST_MATCH_BUDGET (a common word in a large corpus matches thousands of rows and adds
-    little IDF mass); a shortlisted row is then scored on every term.
+    little IDF mass); a shortlisted row is then scored on every term. With `postings` (and a
+    shortlist) the frequencies come from one index range per (row, query lexeme) instead.
     """
-    # The shortlisted matches are materialised before scoring: otherwise the planner, which cannot see
-    # into the CTEs, computes term frequencies for every match and filters afterwards.
-    shortlist_cte = (
-        f""",
-{name}_shortlist AS MATERIALIZED (
-    SELECT id FROM {name}_match GROUP BY id ORDER BY sum(widf) DESC LIMIT {int(shortlist)}
-),
-{name}_scored_match AS MATERIALIZED (
-    -- Each shortlisted row tested against every term (OFFSET 0 keeps the planner from answering
-    -- this with index scans over all rows that match a common term).
-    SELECT r.id, d.lexeme, d.weight * d.idf AS widf
-    FROM (SELECT x.id, x.search_vector FROM {name}_shortlist sl JOIN {table} x ON x.id = sl.id OFFSET 0) r
-    CROSS JOIN {name}_df d
-    WHERE d.df > 0 AND r.search_vector @@ d.tq
-)"""
-        if shortlist
-        else ""
-    )
-    scored_match = f"{name}_scored_match" if shortlist else f"{name}_match"
+    if postings and not shortlist:
+        raise ValueError("postings score a shortlist only")
     # Without a shortlist every term lists its matches; with one, only the terms within the budget.
     listed_only = "AND d.listed" if shortlist else ""
+    if postings:
+        frequencies = _posting_frequencies(name, table=table, weights=weights, shortlist=shortlist, postings=postings)
+        scored_match = f"{name}_scored_match"
+    else:
+        frequencies = _tsvector_frequencies(name, table=table, weights=weights, shortlist=shortlist)
+        scored_match = f"{name}_scored_match" if shortlist else f"{name}_match"
     return f"""
 {name}_stats AS MATERIALIZED (
     SELECT %({name}_n)s::float AS n, %({name}_avgdl)s::float AS avgdl
@@ -97,35 +98,11 @@ def bm25_cte(name: str, *, table: str, weights: FieldWeights, where: str = "TRUE
     FROM {name}_df d
     JOIN {table} x ON x.search_vector @@ d.tq AND ({where})
     WHERE d.df > 0 {listed_only}
-){shortlist_cte},
-{name}_lexemes AS MATERIALIZED (
-    -- Each scored row's tsvector unnested once, kept where a stored lexeme starts with one of the
-    -- query lexemes that row matched, and labelled with that query lexeme.
-    SELECT f.id, q.term, f.weights
-    FROM (
-        SELECT r.id, r.terms, u.lexeme, u.weights
-        FROM (SELECT id, array_agg(lexeme) AS terms FROM {scored_match} GROUP BY id) r
-        JOIN {table} x ON x.id = r.id
-        CROSS JOIN LATERAL unnest(x.search_vector) AS u
-        WHERE u.lexeme ^@ ANY(r.terms)
-        OFFSET 0
-    ) f
-    CROSS JOIN LATERAL unnest(f.terms) AS q(term)
-    WHERE starts_with(f.lexeme, q.term)
 ),
+{frequencies},
 {name}_tf_score AS MATERIALIZED (
-    -- BM25F from each row's matching lexemes grouped by query term; no join with the matches, whose
-    -- row estimates would lead the planner into a nested loop.
-    SELECT t.id, sum(t.widf * t.f * {K1 + 1} / (t.f + {K1} * (1 - {B} + {B} * length(x.search_vector) / s.avgdl))) AS score
-    FROM (
-        SELECT l.id, d.weight * d.idf AS widf,
-               sum(CASE w WHEN 'A' THEN {weights.a} WHEN 'B' THEN {weights.b} WHEN 'C' THEN {weights.c} ELSE {weights.d} END) AS f
-        FROM {name}_lexemes l
-        JOIN {name}_df d ON d.lexeme = l.term AND d.df > 0
-        CROSS JOIN LATERAL unnest(l.weights) AS w
-        GROUP BY l.id, l.term, d.weight, d.idf
-    ) t
-    JOIN {table} x ON x.id = t.id
+    SELECT t.id, sum(t.widf * t.f * {K1 + 1} / (t.f + {K1} * (1 - {B} + {B} * t.length / s.avgdl))) AS score
+    FROM {name}_tf t
     CROSS JOIN {name}_stats s
     GROUP BY t.id
 ),
@@ -140,6 +117,90 @@ def bm25_cte(name: str, *, table: str, weights: FieldWeights, where: str = "TRUE
     FROM {name}_matched mt
     CROSS JOIN {name}_norm nm
     LEFT JOIN {name}_tf_score ts ON ts.id = mt.id
+)"""
+
+
+def _shortlist_cte(name: str, *, shortlist: int) -> str:
+    return f"""{name}_shortlist AS MATERIALIZED (
+    SELECT id FROM {name}_match GROUP BY id ORDER BY sum(widf) DESC LIMIT {int(shortlist)}
+)"""
+
+
+def _label_weight(weights: FieldWeights, label: str) -> str:
+    return f"CASE {label} WHEN 'A' THEN {weights.a} WHEN 'B' THEN {weights.b} WHEN 'C' THEN {weights.c} ELSE {weights.d} END"
+
+
+def _tsvector_frequencies(name: str, *, table: str, weights: FieldWeights, shortlist: int) -> str:
+    """`<name>_tf` (id, length, widf, f) from each scored row's tsvector, unnested once."""
+    scored_match = f"{name}_match"
+    rows_table = table
+    shortlisted = ""
+    if shortlist:
+        scored_match, rows_table = f"{name}_scored_match", f"{name}_rows"
+        shortlisted = f"""{_shortlist_cte(name, shortlist=shortlist)},
+{name}_rows AS MATERIALIZED (
+    -- The shortlisted rows' tsvectors read once: joined in the term test below, the planner fetched
+    -- every row again for every query term (1,080 index lookups for 18 terms at 10,000 products).
+    SELECT x.id, x.search_vector FROM {name}_shortlist sl JOIN {table} x ON x.id = sl.id
+),
+{name}_scored_match AS MATERIALIZED (
+    -- Each shortlisted row tested against every term.
+    SELECT r.id, d.lexeme, d.weight * d.idf AS widf
+    FROM {name}_rows r
+    CROSS JOIN {name}_df d
+    WHERE d.df > 0 AND r.search_vector @@ d.tq
+),
+"""
+    return f"""{shortlisted}{name}_lexemes AS MATERIALIZED (
+    -- Each scored row's tsvector unnested once, kept where a stored lexeme starts with one of the
+    -- query lexemes that row matched, and labelled with that query lexeme; with the row's length.
+    SELECT f.id, f.length, q.term, f.weights, f.lexeme = q.term AS exact
+    FROM (
+        SELECT r.id, r.terms, length(x.search_vector) AS length, u.lexeme, u.weights
+        FROM (SELECT id, array_agg(lexeme) AS terms FROM {scored_match} GROUP BY id) r
+        JOIN {rows_table} x ON x.id = r.id
+        CROSS JOIN LATERAL unnest(x.search_vector) AS u
+        WHERE u.lexeme ^@ ANY(r.terms)
+        OFFSET 0
+    ) f
+    CROSS JOIN LATERAL unnest(f.terms) AS q(term)
+    WHERE starts_with(f.lexeme, q.term)
+),
+{name}_tf AS MATERIALIZED (
+    -- Each row's matching lexemes grouped by query term; no join with the matches, whose row
+    -- estimates would lead the planner into a nested loop.
+    SELECT l.id, l.length, d.weight * d.idf AS widf,
+           sum({_label_weight(weights, "w")} * CASE WHEN l.exact THEN 1.0 ELSE {weights.prefix} END) AS f
+    FROM {name}_lexemes l
+    JOIN {name}_df d ON d.lexeme = l.term AND d.df > 0
+    CROSS JOIN LATERAL unnest(l.weights) AS w
+    GROUP BY l.id, l.length, l.term, d.weight, d.idf
+)"""
+
+
+def _posting_frequencies(name: str, *, table: str, weights: FieldWeights, shortlist: int, postings: Postings) -> str:
+    """`<name>_tf` (id, length, widf, f) from the postings: per shortlisted row and query lexeme one
+    btree range over the lexemes it begins (bytewise order: below lexeme || U+10FFFF)."""
+    per_occurrence = f"(p.a * {weights.a} + p.b * {weights.b} + p.c * {weights.c} + p.d * {weights.d})"
+    return f"""{_shortlist_cte(name, shortlist=shortlist)},
+{name}_rows AS MATERIALIZED (
+    SELECT x.id, length(x.search_vector) AS length FROM {name}_shortlist sl JOIN {table} x ON x.id = sl.id
+),
+{name}_scored_match AS MATERIALIZED (
+    -- Every shortlisted row against every term; a row without a posting for a term does not match it
+    -- (as `search_vector @@ 'lexeme:*'` would not).
+    SELECT r.id, r.length, d.lexeme, d.weight * d.idf AS widf, tf.f
+    FROM {name}_rows r
+    CROSS JOIN {name}_df d
+    CROSS JOIN LATERAL (
+        SELECT sum({per_occurrence} * CASE WHEN p.lexeme = d.lexeme THEN 1.0 ELSE {weights.prefix} END) AS f
+        FROM {postings.table} p
+        WHERE p.{postings.key} = r.id AND p.lexeme >= d.lexeme AND p.lexeme < d.lexeme || chr(1114111)
+    ) tf
+    WHERE d.df > 0 AND tf.f IS NOT NULL
+),
+{name}_tf AS MATERIALIZED (
+    SELECT id, length, widf, f FROM {name}_scored_match
 )"""
 
 

@@ -80,6 +80,11 @@ def _refresh(generation: int) -> None:
         connection.close()  # this thread's own database connection
 
 
+def vocabulary_generation() -> int:
+    """How often the vocabulary was cleared in this process."""
+    return int(_state["generation"])
+
+
 def vocabulary_clear() -> None:
     """Forget the vocabulary and the BM25 corpus statistics (after the catalog, the wijzer or the
     corpus changed in this process)."""

@@ -22,6 +22,7 @@ def test_it_spells_a_word_with_hyphen_trema_or_neither(word, variants):
     assert spelling_variants(word) == variants
 
 
+@pytest.mark.django_db  # query_terms splits compounds by the vocabulary of our texts
 def test_it_adds_other_spellings_of_typed_words_only_and_never_as_own_words():
     terms = dict(zip(query_terms("re-integratieverslag opstellen").words, query_terms("re-integratieverslag opstellen").own))
     assert terms["re-integratieverslag"] is True
@@ -47,6 +48,7 @@ def test_it_matches_a_passage_written_in_the_other_spelling(query, text):
         assert cursor.fetchall() == [(1,)]
 
 
+@pytest.mark.django_db
 def test_it_lets_the_parts_of_an_unknown_compound_stand_for_it_in_coverage():
     """"kortverzuim" is in none of our texts; "kort" and "verzuim" are, and they are what was typed."""
     terms = query_terms("veel kortverzuim")
