@@ -35,15 +35,12 @@ query_terms AS MATERIALIZED (
 
 @dataclass(frozen=True)
 class FieldWeights:
-    """How much one occurrence counts per tsvector label (A = title/heading … D), and how much when the
-    stored word only starts with the query's word ("thuis" in "thuiswerkplek", whose part "thuis" the
-    index also holds: at 1.0 a compound's modifier counted twice, at full weight, as if the text said it)."""
+    """How much one occurrence counts per tsvector label (A = title/heading … D)."""
 
     a: float
     b: float
     c: float = 1.0
     d: float = 1.0
-    prefix: float = 1.0
 
 
 @dataclass(frozen=True)
@@ -154,7 +151,7 @@ def _tsvector_frequencies(name: str, *, table: str, weights: FieldWeights, short
     return f"""{shortlisted}{name}_lexemes AS MATERIALIZED (
     -- Each scored row's tsvector unnested once, kept where a stored lexeme starts with one of the
     -- query lexemes that row matched, and labelled with that query lexeme; with the row's length.
-    SELECT f.id, f.length, q.term, f.weights, f.lexeme = q.term AS exact
+    SELECT f.id, f.length, q.term, f.weights
     FROM (
         SELECT r.id, r.terms, length(x.search_vector) AS length, u.lexeme, u.weights
         FROM (SELECT id, array_agg(lexeme) AS terms FROM {scored_match} GROUP BY id) r
@@ -169,8 +166,7 @@ def _tsvector_frequencies(name: str, *, table: str, weights: FieldWeights, short
 {name}_tf AS MATERIALIZED (
     -- Each row's matching lexemes grouped by query term; no join with the matches, whose row
     -- estimates would lead the planner into a nested loop.
-    SELECT l.id, l.length, d.weight * d.idf AS widf,
-           sum({_label_weight(weights, "w")} * CASE WHEN l.exact THEN 1.0 ELSE {weights.prefix} END) AS f
+    SELECT l.id, l.length, d.weight * d.idf AS widf, sum({_label_weight(weights, "w")}) AS f
     FROM {name}_lexemes l
     JOIN {name}_df d ON d.lexeme = l.term AND d.df > 0
     CROSS JOIN LATERAL unnest(l.weights) AS w
@@ -193,7 +189,7 @@ def _posting_frequencies(name: str, *, table: str, weights: FieldWeights, shortl
     FROM {name}_rows r
     CROSS JOIN {name}_df d
     CROSS JOIN LATERAL (
-        SELECT sum({per_occurrence} * CASE WHEN p.lexeme = d.lexeme THEN 1.0 ELSE {weights.prefix} END) AS f
+        SELECT sum({per_occurrence}) AS f
         FROM {postings.table} p
         WHERE p.{postings.key} = r.id AND p.lexeme >= d.lexeme AND p.lexeme < d.lexeme || chr(1114111)
     ) tf

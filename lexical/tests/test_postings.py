@@ -78,18 +78,3 @@ def test_it_scores_a_product_from_its_postings_as_from_its_tsvector(query):
     from_tsvector = _scores(query, postings=None)
     assert from_tsvector
     assert _scores(query, postings=PRODUCT_POSTINGS) == from_tsvector
-
-
-def test_it_counts_a_query_word_that_only_begins_a_product_word_for_a_quarter():
-    """"thuis" in "thuiswerkplek" (whose part "thuis" the index also holds) is weaker evidence than "thuis" itself."""
-    assert PRODUCT_FIELDS.prefix == 0.25
-    with connection.cursor() as cursor:
-        cursor.execute("CREATE TEMP TABLE prefix_probe (id int, search_vector tsvector)")
-        cursor.execute("INSERT INTO prefix_probe VALUES (1, to_tsvector('dutch', 'thuis')), (2, to_tsvector('dutch', 'thuiswerkplek')), (3, to_tsvector('dutch', 'kantoor'))")
-    terms = query_terms("thuis", synonyms=False)
-    cte = bm25_cte("probe", table="prefix_probe", weights=PRODUCT_FIELDS)
-    with connection.cursor() as cursor:
-        cursor.execute(f"WITH {TERMS_CTE}, {cte} SELECT id, score FROM probe", {**terms.params(), **bm25_params("probe", terms=terms, table="prefix_probe")})
-        scores = dict(cursor.fetchall())
-    assert set(scores) == {1, 2}
-    assert scores[2] < 0.5 * scores[1]
