@@ -25,7 +25,7 @@ _DURATION = re.compile(
 )
 _HALF_YEAR = re.compile(r"\b(?:een\s+)?half\s+jaar\b", re.IGNORECASE)
 ABSENCE_CUES = re.compile(
-    r"\b(ziek\w*|verzuim\w*|thuis|uitgevallen|uitval|afwezig|arbeidsongeschikt\w*|uit de running|niet (?:meer )?(?:aan het )?werk(?:en)?|niet (?:meer )?gewerkt"
+    r"\b(ziek(?!enhuis|enfonds)\w*|verzuim\w*|thuis|uitgevallen|uitval|afwezig|arbeidsongeschikt\w*|uit de running|niet (?:meer )?(?:aan het )?werk(?:en)?|niet (?:meer )?gewerkt"
     r"|gestopt met werken)\b",
     re.IGNORECASE,
 )
@@ -34,9 +34,32 @@ NOT_ABSENCE_BEFORE = re.compile(r"(werkt al|werkt|in dienst|sinds kort in|leefti
 NOT_ABSENCE_AFTER = re.compile(r"^\s*(per\b|bij ons|in dienst|oud\b|geleden|contract|werkervaring|jarig)", re.IGNORECASE)
 WORKING_CUES = re.compile(
     r"\b(werkt nog|nog aan het werk|nog aan 't werk|aan het werk|werkt (?:door|met pijn|nog maar)|nog niet (?:ziek|uitgevallen)|niet ziek"
-    r"|(?:nog )?niemand (?:is )?ziek|nog geen verzuim|dreigt uit te vallen|dreigend\w* (?:verzuim|uitval|ziekteverzuim)"
+    r"|(?:nog )?niemand (?:is )?(?:nog )?(?:ziek|uitgevallen)|nog geen verzuim|dreigt uit te vallen|dreigend\w* (?:verzuim|uitval|ziekteverzuim)"
     r"|werkt (?:weer|gewoon|nog steeds)|blijven werken|is\b[^.;?!]{0,15}?\bterug (?:op|in|bij|aan)"
     r"|loopt op zijn tandvlees|loopt op haar tandvlees)\b",
+    re.IGNORECASE,
+)
+# Longer than this a duration is an age or years of service ("Magazijnmedewerker, 58 jaar, ruim een jaar
+# ziek"), not an absence: after two years the WIA decides, and the third year is a wage sanction at most.
+MAX_ABSENCE_WEEKS = 156
+# Fully back at work after an absence ("sinds 3 weken weer volledig aan het werk", "werkt sinds kort weer
+# volledig"): the absence it names is over; the question is about staying at work.
+BACK_AT_WORK = re.compile(
+    r"\b(?:is|zijn|sinds\b[^.;?!]{0,15}?|inmiddels|nu|alweer)\s+(?:weer|terug)\s+(?:volledig\s+|helemaal\s+|fulltime\s+|voltijds?\s+)?(?:aan het werk|aan 't werk|op het werk)\b"
+    r"|\bwerkt\b[^.;?!]{0,20}?\bweer\s+(?:volledig|helemaal|fulltime|voltijds?|al zijn uren|al haar uren)\b|\b(?:hersteld|beter)\s*gemeld\b",
+    re.IGNORECASE,
+)
+PARTIAL_RETURN = re.compile(r"\b(gedeeltelijk\w*|deels|halve dagen|parttime|opbouw\w*|therapeutisch\w*|\d+\s*(?:uur|uren|%))", re.IGNORECASE)
+# Absence as part of a group's picture: several colleagues off sick, "de derde dit jaar", a trade in the
+# plural with much absence. The question is then about the team or the organisation, not about one absent
+# employee (a work-pressure analysis, team coaching). "Twee collega's hebben ruzie, een van hen is ziek"
+# is one absent employee.
+GROUP_ABSENCE = re.compile(
+    r"\b(?:twee|drie|vier|vijf|zes|\d+|meerdere|verschillende|steeds meer|een paar|enkele)\s+(?:\w+\s+)?"
+    r"(?:mensen|medewerkers|werknemers|collega's|\w{3,}(?:ers|eurs|ors|isten|kundigen|nten))\b(?:(?!een van)[^.;?!]){0,40}?"
+    r"\b(?:ziek\w*|thuis|uitgevallen|verzuim\w*|overspannen)"
+    r"|\bde (?:tweede|derde|vierde|vijfde|zoveelste)\b[^.;?!]{0,20}?\b(?:dit jaar|binnen|in korte tijd|op rij)"
+    r"|\b(?:mensen|medewerkers|werknemers|\w{3,}(?:ers|eurs|ors|isten|kundigen|nten))\s+(?:\w+\s+){0,4}?(?:veel|vaak|meer)\s+(?:\w+\s+){0,3}?(?:verzuim|ziek\w*)",
     re.IGNORECASE,
 )
 # "Hoe krijgen we hem weer aan het werk?" names the goal, not the present: such a person is absent.
@@ -129,11 +152,13 @@ ORGANISATION_ABSENCE = re.compile(
     r"\b(?:(?:regie|grip|zicht|sturing)\s+op\s+(?:het\s+)?verzuim|(?:hoog|hoge|stijgend\w*|oplopend\w*|groeiend\w*)\s+(?:\w+\s+)?verzuim"
     r"|verzuim(?:percentage|cijfers?)|verzuim\s+(?:van\s+|is\s+|ligt\s+op\s+)?\d+(?:[.,]\d+)?\s?%"
     r"|\d+(?:[.,]\d+)?\s?(?:%|procent)\s+(?:\w+\s+)?(?:ziekte)?verzuim"
+    r"|\b(?:een|elke|iedere)\s+zieke\s+\w+|\b(?:over|bij|rond)\s+(?:het\s+)?ziekmeld\w*"
     r"|verzuim\s+in\s+(?:ons|onze|de|het|alle)\s+(?:\w+\s+)?(?:bedrijf|organisatie|vestiging\w*|afdeling\w*|teams?|verpleeghuis|school|winkel\w*))",
     re.IGNORECASE,
 )
 ORGANISATION_SUBJECT = re.compile(
-    r"\b(ri&e|risico-inventarisatie|verzuimbeleid|beleid|werkgever wil|onze organisatie|het bedrijf|bhv|arbobeleid)\b",
+    r"\b(ri&e|risico-inventarisatie|verzuimbeleid|beleid|werkgever wil|onze organisatie|het bedrijf|bhv|arbobeleid"
+    r"|\d+\s+(?:man|fte|medewerkers|werknemers)\b(?!\s+(?:ziek|thuis|uitgevallen)))\b",
     re.IGNORECASE,
 )
 INDIVIDUAL_CUES = re.compile(
@@ -173,7 +198,7 @@ class SituationContext:
         if self.absence_weeks is not None:
             parts.append(f"{format_weeks(self.absence_weeks)} verzuim")
         elif self.absence_status == "aan het werk":
-            parts.append("nog aan het werk")
+            parts.append("weer aan het werk" if self.absence_pattern == "terugval" else "nog aan het werk")
         elif self.absence_status == "verzuim":
             parts.append("verzuim (duur onbekend)")
         if self.role:
@@ -188,7 +213,7 @@ class SituationContext:
             parts.append("acuut")
         if self.absence_pattern == "frequent":
             parts.append("frequent verzuim")
-        elif self.absence_pattern == "terugval":
+        elif self.absence_pattern == "terugval" and self.absence_status != "aan het werk":
             parts.append("terugval")
         if self.budget_eur is not None:
             parts.append(f"budget {format_eur(self.budget_eur)}")
@@ -213,7 +238,10 @@ def _absence_duration(text: str) -> float | None:
         window = text[max(0, match.start() - 45) : match.end() + 45]
         if not ABSENCE_CUES.search(window):
             continue
-        return _weeks(match.group("number"), match.group("unit"))
+        weeks = _weeks(match.group("number"), match.group("unit"))
+        if weeks > MAX_ABSENCE_WEEKS:
+            continue
+        return weeks
     half_year = _HALF_YEAR.search(text)
     if half_year and ABSENCE_CUES.search(text[max(0, half_year.start() - 45) : half_year.end() + 45]):
         return 26.0
@@ -279,6 +307,8 @@ def context_extract(text: str, *, role: str = "", sector: str = "", duration: st
     present = BACK_TO_WORK_GOAL.sub(" ", text)  # without the goal "weer aan het werk krijgen"
     preventing_absence = bool(PREVENTING_ABSENCE.search(text))
     organisation_absence = bool(ORGANISATION_ABSENCE.search(text))
+    group_absence = bool(GROUP_ABSENCE.search(text))
+    back_at_work = bool(BACK_AT_WORK.search(present)) and not PARTIAL_RETURN.search(text)
     absence_text = ORGANISATION_ABSENCE.sub(" ", PREVENTING_ABSENCE.sub(" ", text))
     if FREQUENT_CUES.search(text):
         context.absence_pattern = "frequent"
@@ -295,8 +325,14 @@ def context_extract(text: str, *, role: str = "", sector: str = "", duration: st
         weeks = 1.0
     if weeks is None and LONG_CUES.search(absence_text) and ABSENCE_CUES.search(absence_text):
         weeks = 26.0
+    if back_at_work and not duration:
+        if weeks is not None or ABSENCE_CUES.search(absence_text):
+            context.absence_pattern = context.absence_pattern or "terugval"  # back after an absence
+        weeks, working = None, True  # the absence it names is over
     context.absence_weeks = weeks
-    if working and weeks is None:
+    if group_absence and not duration:
+        context.absence_weeks = None  # whose absence, and how long, is not one person's
+    elif working and weeks is None:
         context.absence_status = "aan het werk"
     elif weeks is not None or (ABSENCE_CUES.search(absence_text) and not working):
         context.absence_status = "verzuim"
@@ -309,6 +345,8 @@ def context_extract(text: str, *, role: str = "", sector: str = "", duration: st
 
     if MANAGER_AS_LEARNER.search(text):
         context.subject = "leidinggevende"
+    elif group_absence and not context.is_absent:
+        context.subject = "team" if TEAM_SUBJECT.search(text) or not ORGANISATION_SUBJECT.search(text) else "organisatie"
     elif (ORGANISATION_SUBJECT.search(text) or organisation_absence) and not context.is_absent:
         context.subject = "organisatie"
     elif TEAM_SUBJECT.search(text) and not context.is_absent and not re.search(r"\b(medewerker|werknemer)\s+(?!van)", text, re.IGNORECASE):

@@ -127,6 +127,19 @@ INTENTS = [
     ("meldt zich voor de vierde keer dit kwartaal ziek", 1.0, "verzuim", False, False, "frequent"),
     ("is 3 keer per jaar ziek", 1.0, "verzuim", False, False, "frequent"),
     ("het wijkteam zit op 11% verzuim", None, "onbekend", False, False, ""),
+    # fully back at work: the absence it names is over, and relapse prevention is what fits
+    ("Accountmanager na 8 maanden uitval door burn-out sinds 3 weken weer volledig aan het werk", None, "aan het werk", False, False, "terugval"),
+    ("heeft na een depressie 8 maanden verzuimd en werkt sinds kort weer volledig", None, "aan het werk", False, False, "terugval"),
+    # a partial return is still an absence in re-integration
+    ("12 weken ziek, sinds 2 weken gedeeltelijk weer aan het werk", 12.0, "verzuim", False, False, "terugval"),
+    # an age or years of service is no absence duration
+    ("Magazijnmedewerker, 58 jaar, ruim een jaar ziek met knieartrose", 52.0, "verzuim", False, False, ""),
+    # a hospital is no absence
+    ("meldingen over intimiderend gedrag op meerdere afdelingen van een ziekenhuis", None, "onbekend", False, False, ""),
+    ("Niemand is nog ziek maar ik zie het aankomen", None, "aan het werk", False, False, ""),
+    # absence as a group's picture: whose absence, and how long, is not one person's
+    ("Twee mensen zitten inmiddels thuis met spanningsklachten sinds het team in kampen uiteenviel", None, "onbekend", False, False, ""),
+    ("Weer een wijkverpleegkundige uit hetzelfde team overspannen thuis, de derde dit jaar", None, "onbekend", False, False, ""),
 ]
 
 
@@ -142,6 +155,13 @@ INTENTS = [
     ("Verpleegkundigen klagen over rugpijn bij het tillen", "team"),
     ("Anders dan vroeger is hij snel moe", "werknemer"),
     ("lasser met rugpijn", "werknemer"),
+    # several absent colleagues, or the third this year, make it a team's question
+    ("Twee mensen zitten inmiddels thuis met spanningsklachten sinds het team in kampen uiteenviel", "team"),
+    ("Weer een wijkverpleegkundige uit hetzelfde team overspannen thuis, de derde dit jaar", "team"),
+    ("we zien dat de oudere operators veel vermoeidheidsklachten en verzuim hebben", "team"),
+    ("Twee collega's hebben ruzie, een van hen is ziek gemeld", "werknemer"),
+    # a company's size and a hypothetical sick employee make it the organisation's
+    ("Eigenaar installatiebedrijf, 30 man: niks op papier over ziekmelden, hoe benaderen we een zieke monteur?", "organisatie"),
 ])
 def test_it_reads_who_the_question_is_about(text, subject):
     assert context_extract(text).subject == subject
