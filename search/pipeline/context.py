@@ -30,8 +30,11 @@ ABSENCE_CUES = re.compile(
     re.IGNORECASE,
 )
 # A duration is not an absence when the words right around it say it is tenure, age, a schedule or the past.
-NOT_ABSENCE_BEFORE = re.compile(r"(werkt al|werkt|in dienst|sinds kort in|leeftijd van)\s*$", re.IGNORECASE)
-NOT_ABSENCE_AFTER = re.compile(r"^\s*(per\b|bij ons|in dienst|oud\b|geleden|contract|werkervaring|jarig)", re.IGNORECASE)
+# "Over drie weken" or "binnen twee weken" is a time ahead; "twee weken geleden ziek gemeld" is when an absence began.
+NOT_ABSENCE_BEFORE = re.compile(r"(werkt al|werkt|in dienst|sinds kort in|leeftijd van|\bover|\bbinnen)\s*$", re.IGNORECASE)
+NOT_ABSENCE_AFTER = re.compile(
+    r"^\s*(per\b|bij ons|in dienst|oud\b|geleden(?!\s+(?:ziek\s*gemeld|ziekgemeld|uitgevallen))|contract|werkervaring|jarig)", re.IGNORECASE
+)
 WORKING_CUES = re.compile(
     r"\b(werkt nog|nog aan het werk|nog aan 't werk|aan het werk|werkt (?:door|met pijn|nog maar)|nog niet (?:ziek|uitgevallen)|niet ziek"
     r"|(?:nog )?niemand (?:is )?(?:nog )?(?:ziek|uitgevallen)|nog geen verzuim|dreigt uit te vallen|dreigend\w* (?:verzuim|uitval|ziekteverzuim)"
@@ -141,7 +144,7 @@ SECTOR_PATTERNS: tuple[tuple[str, str], ...] = (
     ("kantoor", r"kantoor|administratie|klantenservice|callcenter|ict"),
 )
 TEAM_SUBJECT = re.compile(
-    r"(\bons team|\bhet team|\bteams\b|\bafdeling|collega's|medewerkers\b|\bpersoneel|werknemers\b|\b(?:zijn|haar|mijn|onze) mensen\b"
+    r"(\bons team|\bhet team|\bteams\b|\b[a-zà-ÿ]{3,}teams?\b|\bafdeling|collega's|medewerkers\b|\bpersoneel|werknemers\b|\b(?:zijn|haar|mijn|onze) mensen\b"
     # a group named by its trade in the plural: "Controleurs in het ov worden …", "onze buschauffeurs"
     r"|^\s*(?!anders\b)[a-zà-ÿ]{3,}(?:ers|eurs|ors|isten|kundigen|nten)\b|\b(?:onze|alle|veel|de meeste)\s+[a-zà-ÿ]{3,}(?:ers|eurs|ors|isten|kundigen|nten)\b)",
     re.IGNORECASE,
@@ -166,7 +169,7 @@ INDIVIDUAL_CUES = re.compile(
     re.IGNORECASE,
 )
 MANAGER_AS_LEARNER = re.compile(
-    r"\b(leidinggevende|teamleider|manager|leiding)\w*\s+(?:moet|wil|kan|zou)\s+(?:leren|weten|beter)|\b(?:training|cursus)\s+(?:voor\s+)?(?:leidinggevende|managers?)",
+    r"\b(leidinggevende|teamleider|manager|leiding)\w*\s+(?:moet|wil|kan|zou)\s+(?:leren|weten(?!\s+(?:waar|wat|of|welke|wie|hoeveel))|beter)|\b(?:training|cursus)\s+(?:voor\s+)?(?:leidinggevende|managers?)",
     re.IGNORECASE,
 )
 

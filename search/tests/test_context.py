@@ -137,6 +137,9 @@ INTENTS = [
     # a hospital is no absence
     ("meldingen over intimiderend gedrag op meerdere afdelingen van een ziekenhuis", None, "onbekend", False, False, ""),
     ("Niemand is nog ziek maar ik zie het aankomen", None, "aan het werk", False, False, ""),
+    # a time ahead is no absence; the day an absence began is
+    ("Tijdelijk contract loopt over drie weken af, ze is al 4 maanden ziek", 17.38, "verzuim", False, False, ""),
+    ("Ze is op en heeft zich twee weken geleden ziek gemeld", 2.0, "verzuim", False, False, ""),
     # absence as a group's picture: whose absence, and how long, is not one person's
     ("Twee mensen zitten inmiddels thuis met spanningsklachten sinds het team in kampen uiteenviel", None, "onbekend", False, False, ""),
     ("Weer een wijkverpleegkundige uit hetzelfde team overspannen thuis, de derde dit jaar", None, "onbekend", False, False, ""),
@@ -160,6 +163,11 @@ INTENTS = [
     ("Weer een wijkverpleegkundige uit hetzelfde team overspannen thuis, de derde dit jaar", "team"),
     ("we zien dat de oudere operators veel vermoeidheidsklachten en verzuim hebben", "team"),
     ("Twee collega's hebben ruzie, een van hen is ziek gemeld", "werknemer"),
+    ("Na de fusie werkt het nieuwe inkoopteam voor geen meter samen", "team"),
+    ("werkdruk onderwijsteam", "team"),
+    # wanting to know where it pinches is no training for the manager
+    ("Wijkteam zit op 9% verzuim. Manager wil weten waar het precies knelt", "organisatie"),
+    ("teamleider moet leren hoe hij een verzuimgesprek voert", "leidinggevende"),
     # a company's size and a hypothetical sick employee make it the organisation's
     ("Eigenaar installatiebedrijf, 30 man: niks op papier over ziekmelden, hoe benaderen we een zieke monteur?", "organisatie"),
 ])
