@@ -55,13 +55,15 @@ BACK_AT_WORK = re.compile(
 PARTIAL_RETURN = re.compile(r"\b(gedeeltelijk\w*|deels|halve dagen|parttime|opbouw\w*|therapeutisch\w*|\d+\s*(?:uur|uren|%))", re.IGNORECASE)
 # Absence as part of a group's picture: several colleagues off sick, "de derde dit jaar", a trade in the
 # plural with much absence. The question is then about the team or the organisation, not about one absent
-# employee (a work-pressure analysis, team coaching). "Twee collega's hebben ruzie, een van hen is ziek"
-# is one absent employee.
+# employee (a work-pressure analysis, team coaching); so are several incidents or reports. "Twee collega's
+# hebben ruzie, een van hen is ziek" is one absent employee.
 GROUP_ABSENCE = re.compile(
     r"\b(?:twee|drie|vier|vijf|zes|\d+|meerdere|verschillende|steeds meer|een paar|enkele)\s+(?:\w+\s+)?"
     r"(?:mensen|medewerkers|werknemers|collega's|\w{3,}(?:ers|eurs|ors|isten|kundigen|nten))\b(?:(?!een van)[^.;?!]){0,40}?"
     r"\b(?:ziek\w*|thuis|uitgevallen|verzuim\w*|overspannen)"
     r"|\bde (?:tweede|derde|vierde|vijfde|zoveelste)\b[^.;?!]{0,20}?\b(?:dit jaar|binnen|in korte tijd|op rij)"
+    r"|\bzitten er (?:al |nu |inmiddels )?(?:\d+|twee|drie|vier|vijf) (?:thuis|ziek)"
+    r"|\b(?:twee|drie|vier|vijf|\d+|meerdere|verschillende|steeds meer)\s+(?:\w+\s+)?(?:incidenten|ongevallen|meldingen)\b"
     r"|\b(?:mensen|medewerkers|werknemers|\w{3,}(?:ers|eurs|ors|isten|kundigen|nten))\s+(?:\w+\s+){0,4}?(?:veel|vaak|meer)\s+(?:\w+\s+){0,3}?(?:verzuim|ziek\w*)",
     re.IGNORECASE,
 )
@@ -87,7 +89,7 @@ LONG_CUES = re.compile(r"\b(langdurig\w*|langdurend\w*|lange termijn|langere ter
 # first-year evaluation is around week 52, the re-integration report and WIA application around week
 # 91, an imposed wage sanction or a WGA/Ziektewet own-risk question comes after week 104. First match wins.
 MILESTONE_WEEKS = (
-    (re.compile(r"\b(eerstejaarsevaluatie|eerste ziektejaar|opschudmoment)\b", re.IGNORECASE), 52.0),
+    (re.compile(r"\b(eerstejaarsevaluatie|eerste ziektejaar|opschudmoment|(?:2e|tweede|3e|derde) spoor)\b", re.IGNORECASE), 52.0),
     (
         re.compile(
             r"\b(re-?integratieverslag|reïntegratieverslag|wia-?aanvraag|wia aan(?:te)?vragen|tweede ziektejaar"
@@ -103,7 +105,7 @@ MILESTONE_WEEKS = (
 FREQUENT_CUES = re.compile(
     r"\b(frequent\w*\s+(?:kort\s+)?(?:verzuim|ziek\w*|afwezig\w*)|(?<!niet )(?<!zelden )(?:vaak|vaker|regelmatig|telkens|steeds weer) (?:\w+ ){0,3}?ziek\w*"
     r"|(?:tweede|derde|vierde|vijfde|zesde|zoveelste|\d+e) keer (?:\w+ ){0,4}?ziek\w*|\w+ keer per (?:maand|kwartaal|jaar) ziek\w*"
-    r"|steeds (?:weer )?ziek\w*|veel kort verzuim|vaak afwezig)\b",
+    r"|steeds (?:weer )?ziek\w*|veel kort verzuim|(?:vaak|regelmatig) kort verzuim\w*|vaak afwezig)\b",
     re.IGNORECASE,
 )
 # Relapse, the fear of it, or being back at work after an absence: what relapse prevention is for.
@@ -144,7 +146,7 @@ SECTOR_PATTERNS: tuple[tuple[str, str], ...] = (
     ("kantoor", r"kantoor|administratie|klantenservice|callcenter|ict"),
 )
 TEAM_SUBJECT = re.compile(
-    r"(\bons team|\bhet team|\bteams\b|\b[a-zà-ÿ]{3,}teams?\b|\bafdeling|collega's|medewerkers\b|\bpersoneel|werknemers\b|\b(?:zijn|haar|mijn|onze) mensen\b"
+    r"(\bons team|\bhet team|\bteams\b|\b[a-zà-ÿ]{3,}teams?\b|\bafdeling|(?<!zijn )(?<!haar )(?<!hun )collega's|medewerkers\b|\bpersoneel|werknemers\b|\b(?:zijn|haar|mijn|onze) mensen\b"
     # a group named by its trade in the plural: "Controleurs in het ov worden …", "onze buschauffeurs"
     r"|^\s*(?!anders\b)[a-zà-ÿ]{3,}(?:ers|eurs|ors|isten|kundigen|nten)\b|\b(?:onze|alle|veel|de meeste)\s+[a-zà-ÿ]{3,}(?:ers|eurs|ors|isten|kundigen|nten)\b)",
     re.IGNORECASE,
@@ -155,13 +157,13 @@ ORGANISATION_ABSENCE = re.compile(
     r"\b(?:(?:regie|grip|zicht|sturing)\s+op\s+(?:het\s+)?verzuim|(?:hoog|hoge|stijgend\w*|oplopend\w*|groeiend\w*)\s+(?:\w+\s+)?verzuim"
     r"|verzuim(?:percentage|cijfers?)|verzuim\s+(?:van\s+|is\s+|ligt\s+op\s+)?\d+(?:[.,]\d+)?\s?%"
     r"|\d+(?:[.,]\d+)?\s?(?:%|procent)\s+(?:\w+\s+)?(?:ziekte)?verzuim"
-    r"|\b(?:een|elke|iedere)\s+zieke\s+\w+|\b(?:over|bij|rond)\s+(?:het\s+)?ziekmeld\w*"
+    r"|\b(?:een|elke|iedere)\s+zieke\s+\w+|\b(?:over|bij|rond)\s+(?:het\s+|hoe\s+)?ziekmeld\w*"
     r"|verzuim\s+in\s+(?:ons|onze|de|het|alle)\s+(?:\w+\s+)?(?:bedrijf|organisatie|vestiging\w*|afdeling\w*|teams?|verpleeghuis|school|winkel\w*))",
     re.IGNORECASE,
 )
 ORGANISATION_SUBJECT = re.compile(
     r"\b(ri&e|risico-inventarisatie|verzuimbeleid|beleid|werkgever wil|onze organisatie|het bedrijf|bhv|arbobeleid"
-    r"|\d+\s+(?:man|fte|medewerkers|werknemers)\b(?!\s+(?:ziek|thuis|uitgevallen)))\b",
+    r"|\d+\s+(?:vaste\s+|flexibele\s+)?(?:man|fte|medewerkers|werknemers|krachten|personeelsleden)\b(?!\s+(?:ziek|thuis|uitgevallen)))\b",
     re.IGNORECASE,
 )
 INDIVIDUAL_CUES = re.compile(
@@ -324,7 +326,8 @@ def context_extract(text: str, *, role: str = "", sector: str = "", duration: st
     if weeks is None:
         weeks = next((milestone for cue, milestone in MILESTONE_WEEKS if cue.search(absence_text)), None)
     working = bool(WORKING_CUES.search(present))
-    if weeks is None and (SHORT_CUES.search(absence_text) or context.absence_pattern == "frequent"):
+    frequent = context.absence_pattern == "frequent"
+    if weeks is None and SHORT_CUES.search(absence_text) and not frequent:
         weeks = 1.0
     if weeks is None and LONG_CUES.search(absence_text) and ABSENCE_CUES.search(absence_text):
         weeks = 26.0
@@ -333,8 +336,12 @@ def context_extract(text: str, *, role: str = "", sector: str = "", duration: st
             context.absence_pattern = context.absence_pattern or "terugval"  # back after an absence
         weeks, working = None, True  # the absence it names is over
     context.absence_weeks = weeks
+    # A group's absence, or many short absences: nobody's absence of a known length now (status unknown).
+    # A talk about the pattern, the company doctor's consultation hour or a manager's training fit, not a home visit.
     if group_absence and not duration:
-        context.absence_weeks = None  # whose absence, and how long, is not one person's
+        context.absence_weeks = None
+    elif frequent and weeks is None:
+        pass
     elif working and weeks is None:
         context.absence_status = "aan het werk"
     elif weeks is not None or (ABSENCE_CUES.search(absence_text) and not working):
