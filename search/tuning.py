@@ -29,7 +29,7 @@ TUNABLE = (
     "topical_lexical", "topical_wijzer", "topical_similarity", "impact_suitability_floor", "reach_floor",
     "topical_gate_floor", "fit_audience", "fit_suitability", "speed_weight", "speed_weight_urgent",
     "guideline_strength_span", "before_window", "past_window_start", "unknown_phase", "prevention_absence_product",
-    "mismatch_roles_and_sectors", "mismatch_roles", "widened_topical",
+    "mismatch_roles_and_sectors", "mismatch_roles", "widened_topical", "guideline_uncited",
 )
 # Each rule that multiplies impact, at the value that switches it off.
 RULES_OFF = {

@@ -154,6 +154,22 @@ def test_it_adds_subject_bonuses_to_a_citation_score_and_turns_it_into_backing(s
     assert citation_score(0.5, lexical=0.05, document_match=True) == pytest.approx(0.7)
     assert citation_score(0.5, lexical=0.0, document_match=False) == pytest.approx(0.5)
     settings.CITATION_MIN_SCORE = 0.6
-    assert guideline_strength([]) == 0.0
+    assert guideline_strength([]) == 0.5  # no passage on its subject: neither backed nor contradicted
     assert guideline_strength([_chunk("A", 0.6)]) == 0.5
     assert guideline_strength([_chunk("A", 0.9)]) == 1.0
+
+
+@pytest.mark.django_db
+def test_it_does_not_push_a_product_our_corpus_has_no_guideline_for_below_the_weakest_cited_one():
+    """Executive coaching for a director working 70 hours a week: no guideline covers it, which once cost
+    it 0.2 × its gate in relevance and put an early psychologist's consult for absent employees first."""
+    from search.pipeline.request import SearchRequest
+    from search.pipeline.run import search_run
+
+    query = (
+        "Onze algemeen directeur (58) zit midden in een fusie en werkt al maanden 70 uur per week. Hij is niet ziek, "
+        "maar de raad van toezicht maakt zich zorgen over hoe lang hij dit volhoudt. Hij wil zelf wel met iemand "
+        "sparren, maar dan buiten de organisatie."
+    )
+    names = [item.product.name for item in search_run(SearchRequest(query=query, mode="two-stage")).recommendations]
+    assert "Executive Coaching" in names[:3]

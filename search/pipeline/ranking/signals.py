@@ -45,9 +45,9 @@ def _topical(pool: list[Candidate], *, floor: float, p: RankingParameters) -> di
 
 
 def guideline_strength(citations: list[CitedChunk], p: RankingParameters = DEFAULT) -> float:
-    """0 without a citation; from 0.5 at the citation threshold up to 1 a span above it."""
+    """From 0.5 at the citation threshold up to 1 a span above it; `guideline_uncited` without a citation."""
     if not citations:
-        return 0.0
+        return p.guideline_uncited
     threshold = settings.CITATION_MIN_SCORE
     return round(clamp(0.5 + 0.5 * (citations[0].score - threshold) / p.guideline_strength_span), 4)
 
