@@ -21,7 +21,7 @@ from django.conf import settings
 from django.core.cache import caches
 from django.db import connection
 
-from catalog.models import Product
+from catalog.models import UNUSED_IN_PYTHON, Product
 from search.pipeline.request import (
     SearchRequest,
     scrub_names,
@@ -94,7 +94,7 @@ def ranking_code_fingerprint() -> str:
 def _as_fresh_hit(outcome: SearchOutcome, *, query: str, started: float) -> SearchOutcome:
     """The cached outcome with this request's text, today's product rows and timings that say it was cached."""
     items = outcome.recommendations + outcome.workplace_suggestions
-    current = Product.objects.defer("embedding").in_bulk([item.product.id for item in items])
+    current = Product.objects.defer(*UNUSED_IN_PYTHON).in_bulk([item.product.id for item in items])
     for item in items:
         item.product = current.get(item.product.id, item.product)
     elapsed = round((time.perf_counter() - started) * 1000, 2)

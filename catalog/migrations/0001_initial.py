@@ -5,8 +5,8 @@ import django.contrib.postgres.indexes
 import django.contrib.postgres.search
 import pgvector.django.indexes
 import pgvector.django.vector
-from pgvector.django import VectorExtension
 from django.db import migrations, models
+from pgvector.django import VectorExtension
 
 
 class Migration(migrations.Migration):

@@ -11,7 +11,7 @@ import logging
 
 from django.conf import settings
 
-from catalog.models import Product
+from catalog.models import UNUSED_IN_PYTHON, Product
 from search.pipeline.llm_client import LLMError, chat_json, llm_product_id
 from search.pipeline.retrieval import Candidate
 
@@ -28,7 +28,7 @@ SYSTEM = (
 def llm_grade(query: str, candidates: list[Candidate]) -> tuple[list[Candidate], dict] | None:
     """The candidates without those the LLM called irrelevant, and the grade; None when it gave no usable verdict."""
     top = candidates[:GRADED]
-    products = Product.objects.defer("embedding").in_bulk([c.product_id for c in top])
+    products = Product.objects.defer(*UNUSED_IN_PYTHON).in_bulk([c.product_id for c in top])
     offered = [
         {"product_id": c.product_id, "naam": products[c.product_id].name, "omschrijving": products[c.product_id].description[:300]}
         for c in top

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 
 from django.conf import settings
 
-from catalog.models import Audience, Category, Product
+from catalog.models import UNUSED_IN_PYTHON, Audience, Category, Product
 from embeddings.selectors import query_embedding
 from lexical.terms import prefix_stems
 from lexical.thesaurus import expansion_terms
@@ -104,7 +104,7 @@ def search_run(request: SearchRequest, *, params: RankingParameters | None = Non
     pool = candidates if request.mode == "vector" else candidates[: settings.SEARCH_STAGE2_POOL]
     if request.mode == "vector":
         pool = sorted(pool, key=lambda c: c.similarity, reverse=True)
-    products = Product.objects.defer("embedding").in_bulk([c.product_id for c in pool])  # the vector stays in SQL
+    products = Product.objects.defer(*UNUSED_IN_PYTHON).in_bulk([c.product_id for c in pool])
     topical = topical_scores(pool, floor=settings.SEARCH_SIMILARITY_FLOOR, p=params)
     own_words, synonyms = prefix_stems(query), prefix_stems(" ".join(expansion_terms(query)))
     scored = [
@@ -175,7 +175,7 @@ def _split_by_budget(items: list[Scored], budget_eur: int | None) -> tuple[list[
 
 def first_steps(context: SituationContext, *, exclude: set[int], p: RankingParameters = DEFAULT) -> list[Scored]:
     """The catalog's broad first steps, the ones that suit this phase of absence first."""
-    products = [p for p in Product.objects.defer("embedding").filter(is_active=True, is_first_step=True) if p.id not in exclude]
+    products = [p for p in Product.objects.defer(*UNUSED_IN_PYTHON).filter(is_active=True, is_first_step=True) if p.id not in exclude]
     suited = sorted(((product, *phase_suitability(product, context, p)) for product in products), key=lambda row: (-row[1], row[0].name))
     steps = []
     for product, suitability, why in suited:
