@@ -25,7 +25,7 @@ _DURATION = re.compile(
 )
 _HALF_YEAR = re.compile(r"\b(?:een\s+)?half\s+jaar\b", re.IGNORECASE)
 ABSENCE_CUES = re.compile(
-    r"\b(ziek(?!enhuis|enfonds)\w*|verzuim\w*|thuis|uitgevallen|uitval|afwezig|arbeidsongeschikt\w*|uit de running|niet (?:meer )?(?:aan het )?werk(?:en)?|niet (?:meer )?gewerkt"
+    r"\b(ziek(?!enhuis|enfonds)\w*|verzuim(?!protocol|beleid|regel|reglement|training|cijfer|percentage|registratie|aanpak|management|coach)\w*|thuis|uitgevallen|uitval|afwezig|arbeidsongeschikt\w*|uit de running|niet (?:meer )?(?:aan het )?werk(?:en)?|niet (?:meer )?gewerkt"
     r"|gestopt met werken)\b",
     re.IGNORECASE,
 )
@@ -163,7 +163,7 @@ ORGANISATION_ABSENCE = re.compile(
 )
 ORGANISATION_SUBJECT = re.compile(
     r"\b(ri&e|risico-inventarisatie|verzuimbeleid|beleid|werkgever wil|onze organisatie|het bedrijf|bhv|arbobeleid"
-    r"|\d+\s+(?:vaste\s+|flexibele\s+)?(?:man|fte|medewerkers|werknemers|krachten|personeelsleden)\b(?!\s+(?:ziek|thuis|uitgevallen)))\b",
+    r"|\d+\s+(?:vaste\s+|flexibele\s+)?(?:man|fte|medewerkers|werknemers|mdw|krachten|personeelsleden)\b(?!\s+(?:ziek|thuis|uitgevallen)))\b",
     re.IGNORECASE,
 )
 INDIVIDUAL_CUES = re.compile(

@@ -173,6 +173,9 @@ INTENTS = [
     ("Hovenier is na een hersenbloeding weer begonnen en werkt trager dan zijn collega's", "werknemer"),
     ("Aan de balie drie incidenten met dreigende inwoners, een medewerker zit sinds een bedreiging thuis", "team"),
     ("Ik heb drie supermarkten met zo'n 25 vaste krachten, er wordt vaak kort verzuimd", "organisatie"),
+    # a policy word is no absence
+    ("geen verzuimprotocol, 45 mdw, verzuim 9% en iedereen doet maar wat", "organisatie"),
+    ("ons verzuimbeleid is verouderd", "organisatie"),
     # wanting to know where it pinches is no training for the manager
     ("Wijkteam zit op 9% verzuim. Manager wil weten waar het precies knelt", "organisatie"),
     ("teamleider moet leren hoe hij een verzuimgesprek voert", "leidinggevende"),
