@@ -170,6 +170,14 @@ INDIVIDUAL_CUES = re.compile(
     r"(medewerk|werknemer|collega|\b(hij|zij|ze|haar|zijn|hem|ik|mijn|man|vrouw|vader|moeder)\b|\w+(ster|er)\b\s+(heeft|is|wil|kan|met|zit))",
     re.IGNORECASE,
 )
+# A legal or procedural question is the employer's, also while an employee is absent: an objection to a
+# wage sanction, a settlement, dismissal, stopping pay, recovering costs from a liable third party.
+EMPLOYER_QUESTION = re.compile(
+    r"\b(bezwaar\w*|in beroep|beroep aantekenen|vaststellingsovereenkomst|transitievergoeding|ontslag\w*|arbeidsrecht\w*"
+    r"|juridisch\w*|advocaat|slapend dienstverband|aansprakelijk\w*|regres|loon\s+(?:stop\s*zetten|stopzetten|opschorten|stoppen)"
+    r"|loonsanctie\s+(?:van\s+\d+\s+\w+\s+)?(?:is\s+|wordt\s+)?opgelegd|(?:legt|leggen|heeft|hebben)\b[^.;?!]{0,40}?\bloonsanctie\b[^.;?!]{0,30}?\bop(?:gelegd)?\b)",
+    re.IGNORECASE,
+)
 MANAGER_AS_LEARNER = re.compile(
     r"\b(leidinggevende|teamleider|manager|leiding)\w*\s+(?:moet|wil|kan|zou)\s+(?:leren|weten(?!\s+(?:waar|wat|of|welke|wie|hoeveel))|beter)|\b(?:training|cursus)\s+(?:voor\s+)?(?:leidinggevende|managers?)",
     re.IGNORECASE,
@@ -355,6 +363,8 @@ def context_extract(text: str, *, role: str = "", sector: str = "", duration: st
 
     if MANAGER_AS_LEARNER.search(text):
         context.subject = "leidinggevende"
+    elif EMPLOYER_QUESTION.search(text):
+        context.subject = "organisatie"
     elif group_absence and not context.is_absent:
         context.subject = "team" if TEAM_SUBJECT.search(text) or not ORGANISATION_SUBJECT.search(text) else "organisatie"
     elif (ORGANISATION_SUBJECT.search(text) or organisation_absence) and not context.is_absent:

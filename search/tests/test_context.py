@@ -176,6 +176,11 @@ INTENTS = [
     # a policy word is no absence
     ("geen verzuimprotocol, 45 mdw, verzuim 9% en iedereen doet maar wat", "organisatie"),
     ("ons verzuimbeleid is verouderd", "organisatie"),
+    # a legal or procedural question is the employer's, also while someone is absent
+    ("UWV legt loonsanctie op van 52 wkn terwijl het verslag klopte, bezwaar maken?", "organisatie"),
+    ("monteur 22 maanden ziek stelt een vaststellingsovereenkomst met transitievergoeding voor", "organisatie"),
+    ("medewerker weigert passend werk, mag ik zn loon stopzetten?", "organisatie"),
+    ("loonsanctie dreigt, het 2e spoor is te laat gestart bij deze werknemer", "werknemer"),
     # wanting to know where it pinches is no training for the manager
     ("Wijkteam zit op 9% verzuim. Manager wil weten waar het precies knelt", "organisatie"),
     ("teamleider moet leren hoe hij een verzuimgesprek voert", "leidinggevende"),
