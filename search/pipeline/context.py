@@ -62,7 +62,7 @@ GROUP_ABSENCE = re.compile(
     r"(?:mensen|medewerkers|werknemers|collega's|\w{3,}(?:ers|eurs|ors|isten|kundigen|nten))\b(?:(?!een van)[^.;?!]){0,40}?"
     r"\b(?:ziek\w*|thuis|uitgevallen|verzuim\w*|overspannen)"
     r"|\bde (?:tweede|derde|vierde|vijfde|zoveelste)\b[^.;?!]{0,20}?\b(?:dit jaar|binnen|in korte tijd|op rij)"
-    r"|\bzitten er (?:al |nu |inmiddels )?(?:\d+|twee|drie|vier|vijf) (?:thuis|ziek)"
+    r"|\b(?:zitten|zijn|waren|vielen)\s+er\s+(?:al\s+|nu\s+|inmiddels\s+)?(?:\d+|twee|drie|vier|vijf)\s+(?:thuis|ziek\w*|uitgevallen|uit)\b"
     r"|\b(?:twee|drie|vier|vijf|\d+|meerdere|verschillende|steeds meer)\s+(?:\w+\s+)?(?:incidenten|ongevallen|meldingen)\b"
     r"|\b(?:mensen|medewerkers|werknemers|\w{3,}(?:ers|eurs|ors|isten|kundigen|nten))\s+(?:\w+\s+){0,4}?(?:veel|vaak|meer)\s+(?:\w+\s+){0,3}?(?:verzuim|ziek\w*)",
     re.IGNORECASE,
@@ -89,7 +89,7 @@ LONG_CUES = re.compile(r"\b(langdurig\w*|langdurend\w*|lange termijn|langere ter
 # first-year evaluation is around week 52, the re-integration report and WIA application around week
 # 91, an imposed wage sanction or a WGA/Ziektewet own-risk question comes after week 104. First match wins.
 MILESTONE_WEEKS = (
-    (re.compile(r"\b(eerstejaarsevaluatie|eerste ziektejaar|opschudmoment|(?:2e|tweede|3e|derde) spoor)\b", re.IGNORECASE), 52.0),
+    (re.compile(r"\b(eerstejaarsevaluatie|eerste ziektejaar|opschudmoment|(?:2e|tweede|3e|derde) spoor|spoor (?:2|twee|3|drie))\b", re.IGNORECASE), 52.0),
     (
         re.compile(
             r"\b(re-?integratieverslag|reïntegratieverslag|wia-?aanvraag|wia aan(?:te)?vragen|tweede ziektejaar"
@@ -157,6 +157,7 @@ ORGANISATION_ABSENCE = re.compile(
     r"\b(?:(?:regie|grip|zicht|sturing)\s+op\s+(?:het\s+)?verzuim|(?:hoog|hoge|stijgend\w*|oplopend\w*|groeiend\w*)\s+(?:\w+\s+)?verzuim"
     r"|verzuim(?:percentage|cijfers?)|verzuim\s+(?:van\s+|is\s+|ligt\s+op\s+)?\d+(?:[.,]\d+)?\s?%"
     r"|\d+(?:[.,]\d+)?\s?(?:%|procent)\s+(?:\w+\s+)?(?:ziekte)?verzuim"
+    r"|\bverzuim\b[^.;?!]{0,40}?\b(?:oplopen|oploopt|stijgen|stijgt|toenemen|toeneemt|groeien|groeit)\b"
     r"|\b(?:een|elke|iedere)\s+zieke\s+\w+|\b(?:over|bij|rond)\s+(?:het\s+|hoe\s+)?ziekmeld\w*"
     r"|verzuim\s+in\s+(?:ons|onze|de|het|alle)\s+(?:\w+\s+)?(?:bedrijf|organisatie|vestiging\w*|afdeling\w*|teams?|verpleeghuis|school|winkel\w*))",
     re.IGNORECASE,
@@ -174,7 +175,7 @@ INDIVIDUAL_CUES = re.compile(
 # wage sanction, a settlement, dismissal, stopping pay, recovering costs from a liable third party.
 EMPLOYER_QUESTION = re.compile(
     r"\b(bezwaar\w*|in beroep|beroep aantekenen|vaststellingsovereenkomst|transitievergoeding|ontslag\w*|arbeidsrecht\w*"
-    r"|juridisch\w*|advocaat|slapend dienstverband|aansprakelijk\w*|regres|loon\s+(?:stop\s*zetten|stopzetten|opschorten|stoppen)"
+    r"|juridisch\w*|advocaat|(?:moeten|moet)\s+(?:we|wij|ik)\s+(?:dit|dat|het)\s+(?:melden|rapporteren)|\bdirectie\s+(?:wil|vraagt|ziet)|slapend dienstverband|aansprakelijk\w*|regres|loon\s+(?:stop\s*zetten|stopzetten|opschorten|stoppen)"
     r"|loonsanctie\s+(?:van\s+\d+\s+\w+\s+)?(?:is\s+|wordt\s+)?opgelegd|(?:legt|leggen|heeft|hebben)\b[^.;?!]{0,40}?\bloonsanctie\b[^.;?!]{0,30}?\bop(?:gelegd)?\b)",
     re.IGNORECASE,
 )

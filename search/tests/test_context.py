@@ -144,6 +144,7 @@ INTENTS = [
     ("vaak ziek en nu al 2 weken thuis", 2.0, "verzuim", False, False, "frequent"),
     # a track for long absence dates it
     ("2e spoor opstarten, eigen werk zit er niet meer in", 52.0, "verzuim", False, False, ""),
+    ("AD-rapport is binnen: geen passend werk intern, spoor 2 starten", 52.0, "verzuim", False, False, ""),
     ("hoe voorkom ik dat m'n team opbrandt, iedereen draait overuren en er zitten er al 2 thuis", None, "onbekend", True, False, ""),
     # absence as a group's picture: whose absence, and how long, is not one person's
     ("Twee mensen zitten inmiddels thuis met spanningsklachten sinds het team in kampen uiteenviel", None, "onbekend", False, False, ""),
@@ -181,6 +182,9 @@ INTENTS = [
     ("monteur 22 maanden ziek stelt een vaststellingsovereenkomst met transitievergoeding voor", "organisatie"),
     ("medewerker weigert passend werk, mag ik zn loon stopzetten?", "organisatie"),
     ("loonsanctie dreigt, het 2e spoor is te laat gestart bij deze werknemer", "werknemer"),
+    ("Steigerbouwer is gisteren gevallen. Directie vraagt: moeten we dit melden?", "organisatie"),
+    ("Ziekenhuisdirectie ziet het psychisch verzuim op alle afdelingen oplopen", "organisatie"),
+    ("team heeft sinds de reorganisatie constant ruzie en er zijn er al 2 ziek", "team"),
     # wanting to know where it pinches is no training for the manager
     ("Wijkteam zit op 9% verzuim. Manager wil weten waar het precies knelt", "organisatie"),
     ("teamleider moet leren hoe hij een verzuimgesprek voert", "leidinggevende"),
