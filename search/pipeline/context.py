@@ -176,7 +176,7 @@ INDIVIDUAL_CUES = re.compile(
 EMPLOYER_QUESTION = re.compile(
     r"\b(bezwaar\w*|in beroep|beroep aantekenen|vaststellingsovereenkomst|transitievergoeding|ontslag\w*|arbeidsrecht\w*"
     r"|juridisch\w*|advocaat|(?:moeten|moet)\s+(?:we|wij|ik)\s+(?:dit|dat|het)\s+(?:melden|rapporteren)|\bdirectie\s+(?:wil|vraagt|ziet)|slapend dienstverband|aansprakelijk\w*|regres|loon\s+(?:stop\s*zetten|stopzetten|opschorten|stoppen)"
-    r"|loonsanctie\s+(?:van\s+\d+\s+\w+\s+)?(?:is\s+|wordt\s+)?opgelegd|(?:legt|leggen|heeft|hebben)\b[^.;?!]{0,40}?\bloonsanctie\b[^.;?!]{0,30}?\bop(?:gelegd)?\b)",
+    r"|loonsanctie\b[^.;?!]{0,40}?\bopgelegd|(?:legt|leggen)\b[^.;?!]{0,80}?\bloonsanctie\b[^.;?!]{0,30}?\bop\b)",
     re.IGNORECASE,
 )
 MANAGER_AS_LEARNER = re.compile(

@@ -179,6 +179,7 @@ INTENTS = [
     ("ons verzuimbeleid is verouderd", "organisatie"),
     # a legal or procedural question is the employer's, also while someone is absent
     ("UWV legt loonsanctie op van 52 wkn terwijl het verslag klopte, bezwaar maken?", "organisatie"),
+    ("Het UWV heeft bij de WIA-aanvraag van onze planner een loonsanctie van een jaar opgelegd", "organisatie"),
     ("monteur 22 maanden ziek stelt een vaststellingsovereenkomst met transitievergoeding voor", "organisatie"),
     ("medewerker weigert passend werk, mag ik zn loon stopzetten?", "organisatie"),
     ("loonsanctie dreigt, het 2e spoor is te laat gestart bij deze werknemer", "werknemer"),
