@@ -195,8 +195,8 @@ def _posting_frequencies(name: str, *, table: str, weights: FieldWeights, shortl
     ) tf
     WHERE d.df > 0 AND tf.f IS NOT NULL
 ),
-{name}_tf AS MATERIALIZED (
-    SELECT id, length, widf, f FROM {name}_scored_match
+{name}_tf AS (
+    SELECT id, length, widf, f FROM {name}_scored_match  -- the frequencies are already there
 )"""
 
 

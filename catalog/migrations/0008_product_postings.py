@@ -4,24 +4,25 @@ import django.db.models.deletion
 from django.db import migrations, models
 
 # Counts every occurrence of each lexeme per tsvector label; a lexeme stored without positions still
-# gets a row (all counts 0), so it is found like `search_vector @@ 'lexeme:*'` finds it.
-POSTINGS_OF_NEW_ROW = """
-    INSERT INTO catalog_productposting (product_id, lexeme, a, b, c, d)
-    SELECT NEW.id, u.lexeme,
-           count(w) FILTER (WHERE w = 'A'), count(w) FILTER (WHERE w = 'B'),
-           count(w) FILTER (WHERE w = 'C'), count(w) FILTER (WHERE w = 'D')
-    FROM unnest(NEW.search_vector) AS u
-    LEFT JOIN LATERAL unnest(u.weights) AS w ON TRUE
-    GROUP BY u.lexeme
+# gets a row (all counts 0), so it is found like `search_vector @@ 'lexeme:*'` finds it. `{rows}` names
+# the products: the whole table for the backfill, the written row in the trigger.
+POSTINGS_OF = """
+INSERT INTO catalog_productposting (product_id, lexeme, a, b, c, d)
+SELECT p.id, u.lexeme,
+       count(w) FILTER (WHERE w = 'A'), count(w) FILTER (WHERE w = 'B'),
+       count(w) FILTER (WHERE w = 'C'), count(w) FILTER (WHERE w = 'D')
+FROM {rows}
+CROSS JOIN LATERAL unnest(p.search_vector) AS u
+LEFT JOIN LATERAL unnest(u.weights) AS w ON TRUE
+WHERE p.search_vector IS NOT NULL
+GROUP BY p.id, u.lexeme
 """
 
 CREATE_TRIGGER = f"""
 CREATE FUNCTION catalog_product_postings_refresh() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
     DELETE FROM catalog_productposting WHERE product_id = NEW.id;
-    IF NEW.search_vector IS NOT NULL THEN
-        {POSTINGS_OF_NEW_ROW};
-    END IF;
+    {POSTINGS_OF.format(rows="(SELECT NEW.id AS id, NEW.search_vector AS search_vector) AS p")};
     RETURN NULL;
 END $$;
 CREATE TRIGGER catalog_product_postings_insert AFTER INSERT ON catalog_product
@@ -30,17 +31,7 @@ CREATE TRIGGER catalog_product_postings_update AFTER UPDATE OF search_vector ON 
     FOR EACH ROW WHEN (OLD.search_vector IS DISTINCT FROM NEW.search_vector) EXECUTE FUNCTION catalog_product_postings_refresh();
 """
 
-BACKFILL = """
-INSERT INTO catalog_productposting (product_id, lexeme, a, b, c, d)
-SELECT p.id, u.lexeme,
-       count(w) FILTER (WHERE w = 'A'), count(w) FILTER (WHERE w = 'B'),
-       count(w) FILTER (WHERE w = 'C'), count(w) FILTER (WHERE w = 'D')
-FROM catalog_product p
-CROSS JOIN LATERAL unnest(p.search_vector) AS u
-LEFT JOIN LATERAL unnest(u.weights) AS w ON TRUE
-WHERE p.search_vector IS NOT NULL
-GROUP BY p.id, u.lexeme
-"""
+BACKFILL = POSTINGS_OF.format(rows="catalog_product AS p")
 
 DROP_TRIGGER = """
 DROP TRIGGER IF EXISTS catalog_product_postings_update ON catalog_product;
