@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Load test of the search API on this machine: wrk (Debian package `wrk`) sends the judged
-# situations in turn to POST /api/recommendations (JSON body) with a bearer token.
+# Load test of the search API on this machine: wrk (Debian package `wrk`) sends every distinct judged
+# situation and short phrasing (about 800) in turn to POST /api/recommendations (JSON body) with a
+# bearer token, so no in-process cache can serve a repeat within a run.
 #   usage: scripts/loadtest.sh TOKEN [BASE_URL] [CONNECTIONS] [DURATION]
 # Start the server first (make run, or gunicorn evi_site.wsgi) with the per-user rate limit lifted,
 # since every request comes from one token: RATE_LIMIT_SEARCHES=1000000/m. Create a token with
@@ -15,11 +16,13 @@ cd "$(dirname "$0")/.."
 script=$(mktemp --suffix=.lua)
 trap 'rm -f "$script"' EXIT
 .venv/bin/python - "$token" > "$script" <<'PY'
-import json, sys
-bodies = [
-    json.dumps({"query": json.loads(line)["query"]}, ensure_ascii=False)
-    for line in open("search/eval/judged_situations.jsonl", encoding="utf-8") if line.strip()
-]
+import glob, json, sys
+queries = dict.fromkeys(
+    json.loads(line)["query"]
+    for path in sorted(glob.glob("search/eval/judged_situations*.jsonl")) + ["search/eval/short_phrasings.jsonl"]
+    for line in open(path, encoding="utf-8") if line.strip()
+)
+bodies = [json.dumps({"query": query}, ensure_ascii=False) for query in queries]
 print("local bodies = {" + ",".join(json.dumps(b, ensure_ascii=False) for b in bodies) + "}")
 print("local i = 0")
 print(f'wrk.headers["Authorization"] = "Bearer {sys.argv[1]}"')
