@@ -1,0 +1,48 @@
+"""The thesauri try only entries whose phrases begin where a word of the text begins, and find exactly
+what trying every entry finds."""
+
+import json
+
+import pytest
+
+from lexical.thesaurus import CATALOG_THESAURUS, LEGAL_THESAURUS, OUTSIDE_TOPICS, Thesaurus
+
+
+def _every_entry(thesaurus: Thesaurus, text: str) -> tuple[str, ...]:
+    return tuple(value for pattern, value in thesaurus.entries if pattern.search(text))
+
+
+TEXTS = [
+    "Medewerker gokt en heeft geldproblemen",
+    "GELDPROBLEMEN EN GOKKEN",
+    "Wie wijst de casemanager aan? Wat hoort in het verzuimdossier?",
+    "(verzuimdossier) en 'casemanager'",
+    "Hoe vaak mag iemand 's nachts werken bij een bereikbaarheidsdienst",
+    "Is de wc op de bouwplaats verplicht",
+    "rugklachten;nekklachten,overgangsklachten",
+    "burn-out, RSI en PTSS na een overval",
+    "",
+    "x",
+    "supergokker zonder geldproblemenachtige woorden",
+]
+
+
+@pytest.mark.parametrize("thesaurus", [CATALOG_THESAURUS, LEGAL_THESAURUS, OUTSIDE_TOPICS], ids=["catalog", "legal", "outside"])
+@pytest.mark.parametrize("text", TEXTS)
+def test_it_finds_what_trying_every_entry_finds(thesaurus, text):
+    assert thesaurus.additions(text) == _every_entry(thesaurus, text)
+
+
+def test_it_matches_each_phrase_at_the_start_of_a_word_only(tmp_path):
+    path = tmp_path / "thesaurus.json"
+    path.write_text(json.dumps([
+        {"match": ["gok"], "add": "gokverslaving"},
+        {"match": ["wc", "'s nachts"], "add": "toilet nachtarbeid"},
+        {"match": ["Schulden"], "add": "schuldhulp"},
+    ]), encoding="utf-8")
+    thesaurus = Thesaurus(path)
+    assert thesaurus.additions("Hij gokt") == ("gokverslaving",)
+    assert thesaurus.additions("Hij vergokt") == ()  # not at a word start
+    assert thesaurus.additions("werkt 's nachts") == ("toilet nachtarbeid",)
+    assert thesaurus.additions("geen WC.") == ("toilet nachtarbeid",)
+    assert thesaurus.additions("SCHULDEN en gokken") == ("gokverslaving", "schuldhulp")  # in the file's order
