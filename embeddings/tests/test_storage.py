@@ -28,3 +28,22 @@ def test_it_keeps_a_newly_ingested_passage_vector_inline(tmp_path):
         )
         rows, out_of_line = cursor.fetchone()
     assert rows == 1 and out_of_line == 0
+
+
+@pytest.mark.django_db
+def test_it_sends_the_query_vector_as_a_parameter_and_behaves_like_a_django_cursor():
+    import psycopg
+    from django.db import DatabaseError
+    from django.test.utils import CaptureQueriesContext
+
+    from embeddings.cursor import server_bound_cursor
+
+    vector = "[" + ",".join(["0.5"] * 4) + "]"
+    with CaptureQueriesContext(connection) as queries, server_bound_cursor() as cursor:
+        cursor.execute("SELECT %(vec)s::vector(4) <=> %(vec)s::vector(4), %(n)s + 1", {"vec": vector, "n": 41})
+        assert cursor.fetchone() == (0.0, 42)
+        # Bound by the server, not quoted into the statement text as Django's own cursors do.
+        assert type(cursor.cursor) is psycopg.Cursor
+    assert len(queries.captured_queries) == 1
+    with pytest.raises(DatabaseError), server_bound_cursor() as cursor:
+        cursor.execute("SELECT %(vec)s::vector(3)", {"vec": vector})

@@ -11,9 +11,10 @@ cosine distance ignores length, so the sum is the same as the normalised blend. 
 fetches the nearest chunks for every product at once, through the HNSW index.
 """
 
-from django.db import connection, transaction
+from django.db import transaction
 from django.utils import timezone
 
+from embeddings.cursor import server_bound_cursor
 from embeddings.selectors import QueryEmbedding
 from lexical.sql import MIN_TOPIC_LEXEME_LENGTH
 from search.pipeline.ranking.parameters import DEFAULT, RankingParameters
@@ -62,7 +63,7 @@ def evidence_for_products(*, product_ids: list[int], embedding: QueryEmbedding, 
         return {}
     # On a small corpus the planner prefers a scan that detoasts every 2 KB vector once per
     # product (~60 ms); the HNSW index answers the same lateral lookups in ~3 ms.
-    with transaction.atomic(), connection.cursor() as cursor:
+    with transaction.atomic(), server_bound_cursor() as cursor:
         cursor.execute("SET LOCAL enable_seqscan = off")
         # The subject filter would leave an HNSW scan with fewer than `per_product` rows; let it go on.
         cursor.execute("SET LOCAL hnsw.iterative_scan = relaxed_order")

@@ -13,8 +13,8 @@ Fusion (RRF or a weighted blend) happens in Python on those numbers; see `fuse`.
 from dataclasses import dataclass
 
 from django.conf import settings
-from django.db import connection
 
+from embeddings.cursor import server_bound_cursor
 from embeddings.selectors import COMMON_SIMILARITY, QueryEmbedding
 from lexical.sql import (
     TERMS_CTE,
@@ -136,7 +136,7 @@ def candidates_fetch(*, terms: QueryTerms, query: QueryEmbedding, limit: int) ->
         **terms.params(), **query.params(), "limit": limit,
         **bm25_params("lexical", terms=terms, **PRODUCTS), **bm25_params("mapping_lexical", terms=terms, **MAPPINGS),
     }
-    with connection.cursor() as cursor:
+    with server_bound_cursor() as cursor:
         cursor.execute(_SQL, params)
         rows = cursor.fetchall()
     share = matchable_share("lexical", terms=terms, params=params)
