@@ -11,96 +11,96 @@ from django.utils import timezone
 from search.cache import search_run_cached
 from search.models import (
     ApiToken,
-    Citation,
     FeedbackVote,
     RankingParameterSet,
     Recommendation,
-    SearchLog,
 )
 from search.pipeline.links import display_link
 from search.pipeline.request import REPLAYABLE_FIELDS, SearchRequest
 from search.pipeline.run import SearchOutcome
 from search.pipeline.score_criteria import scores_as_fields
+from search.recording import search_rows_insert
 from search.tuning import TuneReport
 
 
 def search_perform(*, request: SearchRequest, user=None) -> SearchOutcome:
-    """Run a search (or take it from the search cache) and record it (SearchLog, Recommendations, Citations) in one transaction."""
+    """Run a search (or take it from the search cache) and record it (SearchLog, Recommendations, Citations) in one statement."""
     outcome = search_run_cached(request)
     fields = {name: getattr(request, name) for name in REPLAYABLE_FIELDS if getattr(request, name)}
-    outcome.search_id = search_log_record(outcome=outcome, user=user, top_k=request.top_k, request_fields=fields).id
+    outcome.search_id = search_log_record(outcome=outcome, user=user, top_k=request.top_k, request_fields=fields)
     return outcome
 
 
-def search_log_record(*, outcome: SearchOutcome, top_k: int, user=None, request_fields: dict | None = None) -> SearchLog:
-    with transaction.atomic():
-        log = SearchLog.objects.create(
-            user=user if user is not None and user.is_authenticated else None,
-            query=outcome.query,
-            context=outcome.context.as_dict(),
-            mode=outcome.mode,
-            top_k=top_k,
-            ranker=outcome.ranker,
-            fallback_reason=outcome.fallback_reason[:300],
-            candidate_count=outcome.candidate_count,
-            canonical_count=outcome.canonical_count,
-            expanded=outcome.expanded,
-            hyde_used=outcome.hyde_used,
-            note=outcome.note,
-            budget_note=outcome.budget_note,
-            message=outcome.message,
-            timings_ms=outcome.timings_ms,
-            retrieval=outcome.retrieval,
-            request_fields=request_fields or {},
-            ranking_version_id=outcome.ranking_version,
-        )
-        # Two statements for all recommendations and all their citations (PostgreSQL returns the new ids).
-        placed = [
-            (section, rank, item)
-            for section, items in ((Recommendation.Section.ADVICE, outcome.recommendations), (Recommendation.Section.WORKPLACE, outcome.workplace_suggestions))
-            for rank, item in enumerate(items, start=1)
-        ]
-        recommendations = Recommendation.objects.bulk_create(_recommendation_row(log, section, rank, item) for section, rank, item in placed)
-        Citation.objects.bulk_create(
-            _citation_row(recommendation, position, citation)
-            for recommendation, (_, _, item) in zip(recommendations, placed, strict=True)
+def search_log_record(*, outcome: SearchOutcome, top_k: int, user=None, request_fields: dict | None = None) -> int:
+    """Record a search with its recommendations and their citations; returns the SearchLog id."""
+    placed = [
+        (section, rank, item)
+        for section, items in ((Recommendation.Section.ADVICE, outcome.recommendations), (Recommendation.Section.WORKPLACE, outcome.workplace_suggestions))
+        for rank, item in enumerate(items, start=1)
+    ]
+    return search_rows_insert(
+        log={
+            "user_id": user.pk if user is not None and user.is_authenticated else None,
+            "query": outcome.query,
+            "context": outcome.context.as_dict(),
+            "mode": outcome.mode,
+            "top_k": top_k,
+            "ranker": outcome.ranker,
+            "fallback_reason": outcome.fallback_reason[:300],
+            "candidate_count": outcome.candidate_count,
+            "canonical_count": outcome.canonical_count,
+            "expanded": outcome.expanded,
+            "hyde_used": outcome.hyde_used,
+            "note": outcome.note,
+            "budget_note": outcome.budget_note,
+            "message": outcome.message,
+            "timings_ms": outcome.timings_ms,
+            "retrieval": outcome.retrieval,
+            "request_fields": request_fields or {},
+            "ranking_version_id": outcome.ranking_version,
+            "created_at": timezone.now(),
+        },
+        recommendations=[_recommendation_row(section, rank, item) for section, rank, item in placed],
+        citations=[
+            _citation_row(section, rank, position, citation)
+            for section, rank, item in placed
             for position, citation in enumerate(item.citations, start=1)
-        )
-    return log
+        ],
+    )
 
 
-def _recommendation_row(log: SearchLog, section: str, rank: int, item) -> Recommendation:
+def _recommendation_row(section: str, rank: int, item) -> dict:
     link = display_link(item.product)
-    return Recommendation(
-        search=log,
-        section=section,
-        product=item.product,
-        product_name=item.product.name,
-        rank=rank,
-        relevance_score=item.relevance,
+    return {
+        "section": section,
+        "product_id": item.product.id,
+        "product_name": item.product.name,
+        "rank": rank,
+        "relevance_score": item.relevance,
         **scores_as_fields(item.scores),
-        similarity=item.similarity,
-        feedback_multiplier=item.feedback_multiplier,
-        reasoning=item.reasoning,
-        url_shown=link.url,
-        url_status=link.status,
-    )
+        "similarity": item.similarity,
+        "feedback_multiplier": item.feedback_multiplier,
+        "reasoning": item.reasoning,
+        "url_shown": link.url,
+        "url_status": link.status,
+    }
 
 
-def _citation_row(recommendation: Recommendation, position: int, citation) -> Citation:
-    return Citation(
-        recommendation=recommendation,
-        chunk_id=citation.chunk_id,
-        position=position,
-        score=citation.score,
-        document_title=citation.document_title,
-        source=citation.source,
-        section=citation.section,
-        url=citation.url,
-        retrieved_at=citation.retrieved_at,
-        content_sha256=citation.content_sha256,
-        used_in_prompt=citation.used_in_prompt,
-    )
+def _citation_row(section: str, rank: int, position: int, citation) -> dict:
+    return {
+        "recommendation_section": section,
+        "recommendation_rank": rank,
+        "chunk_id": citation.chunk_id,
+        "position": position,
+        "score": citation.score,
+        "document_title": citation.document_title,
+        "source": citation.source,
+        "section": citation.section,
+        "url": citation.url,
+        "retrieved_at": citation.retrieved_at,
+        "content_sha256": citation.content_sha256,
+        "used_in_prompt": citation.used_in_prompt,
+    }
 
 
 class FeedbackError(Exception):

@@ -64,7 +64,7 @@ def test_it_leaves_out_products_above_the_budget_and_says_so():
     assert data["context"]["budget_eur"] == 500 and data["budget_note"] == outcome.budget_note
     first = data["recommendations"][0]
     assert first["within_budget"] is (True if first["price_from_eur"] is not None else None)
-    stored = stored_search_json(search_log_record(outcome=outcome, top_k=3))
+    stored = stored_search_json(SearchLog.objects.get(id=search_log_record(outcome=outcome, top_k=3)))
     assert stored["budget_note"] == outcome.budget_note
     assert [r["within_budget"] for r in stored["recommendations"]] == [r["within_budget"] for r in data["recommendations"]]
 
