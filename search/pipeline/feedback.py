@@ -1,5 +1,6 @@
 """Feedback learning: a per-product multiplier from the specialists' votes (docs/architecture.md, step 6)."""
 
+import contextlib
 import logging
 
 from django.conf import settings
@@ -23,8 +24,11 @@ def feedback_multipliers(product_ids: list[int]) -> tuple[dict[int, float], str]
     """Multipliers per product; on a database error every product gets 1.0 and the reason is returned."""
     if not settings.FEEDBACK_LEARNING_ENABLED or not product_ids:
         return {}, ""
+    # A savepoint only inside an outer transaction, which a failed read would otherwise break; alone,
+    # the statement has nothing to roll back, and a transaction of its own costs two round trips a search.
+    guard = transaction.atomic() if connection.in_atomic_block else contextlib.nullcontext()
     try:
-        with transaction.atomic(), connection.cursor() as cursor:
+        with guard, connection.cursor() as cursor:
             cursor.execute(
                 """
                 SELECT r.product_id, count(*) FILTER (WHERE v.value = 1), count(*)
