@@ -3,7 +3,6 @@ PYTHON ?= python3.11
 VENV := .venv
 PY := $(VENV)/bin/python
 PORT ?= 8000
-WEB_WORKERS ?= 2
 export DEBUG ?= true
 
 .PHONY: run test setup bench evaluate clean-data
@@ -28,9 +27,8 @@ run: setup
 	@trap 'kill 0' INT TERM EXIT; \
 	$(VENV)/bin/celery -A evi_site worker -B --loglevel=info --concurrency=2 \
 		--schedule=$${EVI_DATA_DIR:-.data}/celerybeat-schedule & \
-	EMBEDDING_THREADS=$${EMBEDDING_THREADS:-1} $(VENV)/bin/gunicorn evi_site.wsgi --bind 127.0.0.1:$(PORT) --workers $(WEB_WORKERS) --threads 4 \
-		--worker-class evi_site.gunicorn_worker.DutchThreadWorker \
-		--access-logfile - --preload
+	EMBEDDING_THREADS=$${EMBEDDING_THREADS:-1} $(VENV)/bin/gunicorn evi_site.wsgi -c python:evi_site.gunicorn_conf \
+		--bind 127.0.0.1:$(PORT) --access-logfile - --preload
 
 test: $(VENV)/.installed
 	$(PY) -m pytest

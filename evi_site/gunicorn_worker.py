@@ -1,4 +1,4 @@
-"""Gunicorn's threaded worker, with the error pages gunicorn answers itself in Dutch.
+"""Gunicorn's sync and threaded workers, with the error pages gunicorn answers itself in Dutch.
 
 Some requests never reach Django: an address longer than gunicorn's request-line limit (414),
 headers too large (431), a malformed request line (400). Gunicorn answers those with its own
@@ -11,6 +11,7 @@ import html
 
 from gunicorn import util
 from gunicorn.workers.gthread import ThreadWorker
+from gunicorn.workers.sync import SyncWorker
 
 TITLES = {
     400: "Ongeldig verzoek",
@@ -52,6 +53,14 @@ def write_dutch_error(sock, status_int: int, reason: str, mesg: str) -> None:
 
 class DutchThreadWorker(ThreadWorker):
     """gunicorn --worker-class evi_site.gunicorn_worker.DutchThreadWorker (threads as --threads says)."""
+
+    def init_process(self):
+        util.write_error = write_dutch_error
+        super().init_process()
+
+
+class DutchSyncWorker(SyncWorker):
+    """gunicorn --worker-class evi_site.gunicorn_worker.DutchSyncWorker (one request at a time per process)."""
 
     def init_process(self):
         util.write_error = write_dutch_error

@@ -28,11 +28,12 @@ def _raw(port: int, request: bytes) -> str:
     return b"".join(chunks).decode("utf-8")
 
 
-@pytest.fixture
-def gunicorn_port():
+@pytest.fixture(params=[["DutchThreadWorker", "--threads", "2"], ["DutchSyncWorker"]], ids=["threaded", "sync"])
+def gunicorn_port(request):
     port = _free_port()
+    worker, *options = request.param
     server = subprocess.Popen(
-        [sys.executable, "-m", "gunicorn", "--worker-class", "evi_site.gunicorn_worker.DutchThreadWorker", "--threads", "2", "--no-control-socket",
+        [sys.executable, "-m", "gunicorn", "--worker-class", f"evi_site.gunicorn_worker.{worker}", *options, "--no-control-socket",
          "--bind", f"127.0.0.1:{port}", "evi_site.tests.tiny_wsgi:app"],
         cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
     )
@@ -73,3 +74,22 @@ def test_it_escapes_and_labels_every_status_it_may_get():
     for status in (400, 403, 414, 417, 431, 500, 501, 999):
         page = dutch_error_page(status)
         assert page.startswith("<!doctype html>") and 'lang="nl"' in page and "<h1>" in page
+
+
+def _gunicorn_settings(monkeypatch, **environment) -> tuple[int, int, str]:
+    for name in ("LLM_API_KEY", "WEB_WORKERS", "WEB_THREADS"):
+        monkeypatch.delenv(name, raising=False)
+    for name, value in environment.items():
+        monkeypatch.setenv(name, value)
+    monkeypatch.setattr("os.cpu_count", lambda: 2)
+    sys.modules.pop("evi_site.gunicorn_conf", None)
+    import evi_site.gunicorn_conf as conf
+
+    return conf.workers, conf.threads, conf.worker_class.rpartition(".")[2]
+
+
+def test_it_serves_with_one_sync_worker_more_than_cores_without_an_llm_and_threads_with_one(monkeypatch):
+    assert _gunicorn_settings(monkeypatch) == (3, 1, "DutchSyncWorker")
+    assert _gunicorn_settings(monkeypatch, LLM_API_KEY="sk-test") == (2, 4, "DutchThreadWorker")
+    assert _gunicorn_settings(monkeypatch, WEB_WORKERS="5", WEB_THREADS="2") == (5, 2, "DutchThreadWorker")
+    assert _gunicorn_settings(monkeypatch, LLM_API_KEY="sk-test", WEB_THREADS="1") == (2, 1, "DutchSyncWorker")
