@@ -64,9 +64,9 @@ def evidence_for_products(*, product_ids: list[int], embedding: QueryEmbedding, 
     # On a small corpus the planner prefers a scan that detoasts every 2 KB vector once per
     # product (~60 ms); the HNSW index answers the same lateral lookups in ~3 ms.
     with transaction.atomic(), server_bound_cursor() as cursor:
-        cursor.execute("SET LOCAL enable_seqscan = off")
         # The subject filter would leave an HNSW scan with fewer than `per_product` rows; let it go on.
-        cursor.execute("SET LOCAL hnsw.iterative_scan = relaxed_order")
+        # Both settings in one statement (SET takes one each): a round trip fewer per search.
+        cursor.execute("SELECT set_config('enable_seqscan', 'off', true), set_config('hnsw.iterative_scan', 'relaxed_order', true)")
         cursor.execute(_SQL, {"ids": product_ids, **embedding.params(), "per_product": per_product})
         rows = cursor.fetchall()
     evidence: dict[int, list[CitedChunk]] = {}
