@@ -179,6 +179,13 @@ EMPLOYER_QUESTION = re.compile(
     r"|loonsanctie\b[^.;?!]{0,40}?\bopgelegd|(?:legt|leggen)\b[^.;?!]{0,80}?\bloonsanctie\b[^.;?!]{0,30}?\bop\b)",
     re.IGNORECASE,
 )
+# A manager named as someone else's ("haar teamleider", "conflict met zijn leidinggevende", "door de
+# manager") is the other party, not the employee's role; "onze teamleider" is still the subject.
+THIRD_PARTY_MANAGER = re.compile(
+    r"\b(?:zijn|haar|hun|mijn|jouw|(?:met|tegen|door|bij|over|aan)\s+(?:de|zijn|haar|hun|een))\s+(?:nieuwe\s+|directe\s+|eigen\s+)?"
+    r"(?:leidinggevende|teamleider|teamleidster|manager|afdelingshoofd|supervisor|baas|chef)\b",
+    re.IGNORECASE,
+)
 MANAGER_AS_LEARNER = re.compile(
     r"\b(leidinggevende|teamleider|manager|leiding)\w*\s+(?:moet|wil|kan|zou)\s+(?:leren|weten(?!\s+(?:waar|wat|of|welke|wie|hoeveel))|beter)|\b(?:training|cursus)\s+(?:voor\s+)?(?:leidinggevende|managers?)",
     re.IGNORECASE,
@@ -316,7 +323,7 @@ def context_extract(text: str, *, role: str = "", sector: str = "", duration: st
     context = SituationContext(budget_eur=budget_from_field(budget))
     if context.budget_eur is None:
         context.budget_eur = budget_from_text(text)
-    roles = _first_tag(ROLE_PATTERNS, f"{role} {text}")
+    roles = _first_tag(ROLE_PATTERNS, f"{role} {THIRD_PARTY_MANAGER.sub(' ', text)}")
     context.roles = roles
     context.role = role.strip().lower() or (roles[0] if roles else "")
     sectors = _first_tag(SECTOR_PATTERNS, f"{sector} {text}")
@@ -374,7 +381,7 @@ def context_extract(text: str, *, role: str = "", sector: str = "", duration: st
         context.subject = "team" if TEAM_SUBJECT.search(text) or not ORGANISATION_SUBJECT.search(text) else "organisatie"
     elif (ORGANISATION_SUBJECT.search(text) or organisation_absence) and not context.is_absent:
         context.subject = "organisatie"
-    elif TEAM_SUBJECT.search(text) and not context.is_absent and not re.search(r"\b(medewerker|werknemer)\s+(?!van)", text, re.IGNORECASE):
+    elif TEAM_SUBJECT.search(text) and not context.is_absent and not re.search(r"\b(medewerker|medewerkster|werknemer|werkneemster)\s+(?!van)", text, re.IGNORECASE):
         context.subject = "team"
     elif not roles and not context.is_absent and not INDIVIDUAL_CUES.search(text):
         context.subject = "onbekend"

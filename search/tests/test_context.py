@@ -58,6 +58,12 @@ ROLES = [
     ("Wij hebben nog geen RI&E", "", "", "organisatie"),
     ("We willen voorkomen dat ons team opbrandt", "", "", "team"),
     ("Docent op een basisschool is overspannen", "docent", "onderwijs", "werknemer"),
+    # A manager named as the other party is not the employee's role; "onze teamleider" is the subject.
+    ("Medewerkster wordt gepest door collega's en durft het niet met haar teamleider te bespreken", "", "", "werknemer"),
+    ("Werknemer is 14 weken ziek na een conflict met zijn leidinggevende", "", "", "werknemer"),
+    ("Medewerker heeft klachten over de manager en slaapt slecht", "", "", "werknemer"),
+    ("Onze teamleider is overspannen en slaapt slecht", "leidinggevende", "", "werknemer"),
+    ("Een van mijn teamleiders zit er doorheen", "leidinggevende", "", "werknemer"),
 ]
 
 
