@@ -5,7 +5,12 @@ import json
 
 import pytest
 
-from lexical.thesaurus import CATALOG_THESAURUS, LEGAL_THESAURUS, OUTSIDE_TOPICS, Thesaurus
+from lexical.thesaurus import (
+    CATALOG_THESAURUS,
+    LEGAL_THESAURUS,
+    OUTSIDE_TOPICS,
+    Thesaurus,
+)
 
 
 def _every_entry(thesaurus: Thesaurus, text: str) -> tuple[str, ...]:
