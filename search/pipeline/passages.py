@@ -21,6 +21,7 @@ from django.conf import settings
 from django.db import connection, transaction
 from django.utils import timezone
 
+from embeddings.cursor import server_bound_cursor
 from embeddings.selectors import COMMON_SIMILARITY, query_embedding
 from lexical.sql import TERMS_CTE, FieldWeights, bm25_cte, bm25_params
 from lexical.terms import query_terms
@@ -118,7 +119,7 @@ def passages_retrieve(question: str, *, limit: int = RETRIEVE_LIMIT, documents: 
     embedding = query_embedding(question).params()
     terms = query_terms(question, legal=True)
     params = {**terms.params(), **embedding, "limit": limit, **bm25_params("passage_lexical", terms=terms, table=PASSAGES_TABLE)}
-    with transaction.atomic(), connection.cursor() as cursor:
+    with transaction.atomic(), server_bound_cursor() as cursor:
         cursor.execute("SET LOCAL enable_seqscan = off")  # see search.pipeline.evidence: HNSW beats detoasting
         cursor.execute(_SQL, params)
         rows = cursor.fetchall()
