@@ -15,6 +15,7 @@ import json
 from django.core.serializers.json import DjangoJSONEncoder
 from django.db import connection
 
+from embeddings.cursor import server_bound_cursor
 from search.models import Citation, Recommendation, SearchLog
 
 
@@ -87,6 +88,7 @@ def search_rows_insert(*, log: dict, recommendations: list[dict], citations: lis
         "recommendations": [_checked(Recommendation, row, columns[Recommendation]) for row in recommendations],
         "citations": [_checked(Citation, row, columns[Citation], extra=CITATION_KEYS) for row in citations],
     }
-    with connection.cursor() as cursor:
+    # Server-bound and prepared: the JSON travels as a parameter, not quoted into the statement text.
+    with server_bound_cursor() as cursor:
         cursor.execute(sql, {name: json.dumps(value, cls=_Encoder, ensure_ascii=False) for name, value in payload.items()})
         return cursor.fetchone()[0]

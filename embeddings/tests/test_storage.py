@@ -47,3 +47,24 @@ def test_it_sends_the_query_vector_as_a_parameter_and_behaves_like_a_django_curs
     assert len(queries.captured_queries) == 1
     with pytest.raises(DatabaseError), server_bound_cursor() as cursor:
         cursor.execute("SELECT %(vec)s::vector(3)", {"vec": vector})
+
+
+@pytest.mark.django_db
+def test_it_prepares_the_server_bound_statements_so_their_plan_is_reused():
+    from django.conf import settings
+
+    from embeddings.cursor import server_bound_cursor
+
+    marker = "SELECT %(n)s::int + 1 AS prepared_marker"
+    with server_bound_cursor() as cursor:
+        for number in (1, 2):
+            cursor.execute(marker, {"n": number})
+            assert cursor.fetchone() == (number + 1,)
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT 2 AS client_bound_marker")
+        cursor.execute("SELECT statement FROM pg_prepared_statements")
+        prepared = [row[0] for row in cursor.fetchall()]
+    assert settings.DATABASE_PREPARED_STATEMENTS
+    # Prepared once for both executions; Django's own client-side statements never are.
+    assert sum("prepared_marker" in statement for statement in prepared) == 1
+    assert not any("client_bound_marker" in statement for statement in prepared)

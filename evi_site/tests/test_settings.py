@@ -105,6 +105,16 @@ def test_it_trusts_the_configured_proxy_header_with_https_only():
     assert "('HTTP_X_SCHEME', 'https')" in result.stdout, result.stderr
 
 
+@pytest.mark.parametrize("value, threshold", [("", "0"), ("false", "None")])
+def test_it_prepares_search_statements_unless_a_pooler_forbids_it(value, threshold):
+    code = "from django.conf import settings; print(settings.DATABASES['default']['OPTIONS']['prepare_threshold'])"
+    result = subprocess.run(
+        [sys.executable, "manage.py", "shell", "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=60,
+        env={**os.environ, "DEBUG": "true", "DATABASE_URL": "postgresql://u@127.0.0.1:1/x", "DATABASE_PREPARED_STATEMENTS": value},
+    )
+    assert result.stdout.strip().splitlines()[-1:] == [threshold], result.stderr
+
+
 @pytest.mark.django_db
 def test_it_sends_a_content_security_policy_that_allows_only_own_scripts(client):
     policy = client.get("/inloggen/").headers["Content-Security-Policy"]
