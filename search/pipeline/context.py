@@ -18,15 +18,17 @@ NUMBER_WORDS = {
     "half": 0.5, "halve": 0.5,
 }
 UNIT_WEEKS = {"dag": 1 / 7, "dagen": 1 / 7, "week": 1, "weken": 1, "maand": 4.345, "maanden": 4.345, "jaar": 52, "jaren": 52}
+# How specialists abbreviate in a file note: "10 wkn AO", "4 mnd ziek", "2 jr".
+UNIT_WEEKS |= {"wk": 1, "wkn": 1, "mnd": 4.345, "mndn": 4.345, "jr": 52}
 _NUMBER = r"(?P<number>\d+(?:[.,]\d+)?|" + "|".join(sorted(NUMBER_WORDS, key=len, reverse=True)) + r")"
 _DURATION = re.compile(
-    rf"(?:(?P<approx>ruim|bijna|circa|ongeveer|zo'n|meer dan|langer dan|al)\s+)?(?:een\s+)?{_NUMBER}\s*(?P<unit>dagen|dag|weken|week|maanden|maand|jaren|jaar)\b",
+    rf"(?:(?P<approx>ruim|bijna|circa|ongeveer|zo'n|meer dan|langer dan|al)\s+)?(?:een\s+)?{_NUMBER}\s*(?P<unit>dagen|dag|weken|week|wkn|wk|maanden|maand|mndn|mnd|jaren|jaar|jr)\b",
     re.IGNORECASE,
 )
 _HALF_YEAR = re.compile(r"\b(?:een\s+)?half\s+jaar\b", re.IGNORECASE)
 ABSENCE_CUES = re.compile(
-    r"\b(ziek(?!enhuis|enfonds)\w*|verzuim(?!protocol|beleid|regel|reglement|training|cijfer|percentage|registratie|aanpak|management|coach)\w*|thuis|uitgevallen|uitval|afwezig|arbeidsongeschikt\w*|uit de running|niet (?:meer )?(?:aan het )?werk(?:en)?|niet (?:meer )?gewerkt"
-    r"|gestopt met werken)\b",
+    r"\b(ziek(?!enhuis|enfonds)\w*|verzuim(?!protocol|beleid|regel|reglement|training|cijfer|percentage|registratie|aanpak|management|coach)\w*|thuis|uitgevallen|uitval|afwezig|arbeidsongeschikt\w*|uit de running|uit de roulatie|niet (?:meer )?(?:aan het )?werk(?:en)?|niet (?:meer )?gewerkt"
+    r"|gestopt met werken|ao|(?:dagen|weken|wkn|maanden|mnd|maand|week) uit (?:met|door|vanwege|ivm|wegens))\b",
     re.IGNORECASE,
 )
 # A duration is not an absence when the words right around it say it is tenure, age, a schedule or the past.
@@ -85,6 +87,14 @@ SHORT_CUES = re.compile(
     re.IGNORECASE,
 )
 LONG_CUES = re.compile(r"\b(langdurig\w*|langdurend\w*|lange termijn|langere termijn|lang verzuim|lange tijd ziek|lang ziek|chronisch)\b", re.IGNORECASE)
+# The week of absence as a case file states it ("Wk 38 AO", "week 8 ziekmelding", "Lasser, week 20"), when
+# the text is about an absence or its re-integration steps; not a week ahead ("over/binnen/in week 52").
+ABSENCE_WEEK = re.compile(r"(?<!over )(?<!binnen )\b(?:ziekte|verzuim)?(?:week|wk)\s*(?P<week>\d{1,3})\b(?!\s*(?:weken|wkn|uur|%))", re.IGNORECASE)
+CASE_FILE_CUES = re.compile(
+    r"\b(ba|bedrijfsarts|probleemanalyse|pva|plan van aanpak|fml|ad|ad-rapport|arbeidsdeskundig\w*|spoor|eje|eerstejaars\w*"
+    r"|wia\w*|re-?integratie\w*|opbouw\w*|ziekmelding)\b",
+    re.IGNORECASE,
+)
 # Milestones of the Wet verbetering poortwachter date an absence the text gives no duration for: the
 # first-year evaluation is around week 52, the re-integration report and WIA application around week
 # 91, an imposed wage sanction or a WGA/Ziektewet own-risk question comes after week 104. First match wins.
@@ -269,6 +279,13 @@ def _absence_duration(text: str) -> float | None:
     return None
 
 
+def _absence_week(text: str) -> float | None:
+    if not (ABSENCE_CUES.search(text) or CASE_FILE_CUES.search(text)):
+        return None
+    weeks = [float(m.group("week")) for m in ABSENCE_WEEK.finditer(text) if 1 <= int(m.group("week")) <= MAX_ABSENCE_WEEKS]
+    return max(weeks, default=None)
+
+
 def _weeks(number: str, unit: str) -> float:
     value = NUMBER_WORDS.get(number.lower())
     if value is None:
@@ -344,7 +361,9 @@ def context_extract(text: str, *, role: str = "", sector: str = "", duration: st
     if weeks is None:
         weeks = _absence_duration(absence_text)
     if weeks is None:
-        weeks = next((milestone for cue, milestone in MILESTONE_WEEKS if cue.search(absence_text)), None)
+        milestone = next((milestone for cue, milestone in MILESTONE_WEEKS if cue.search(absence_text)), None)
+        # A stated week and a milestone: the later one ("2e spoor pas in wk 70 gestart", now a sanction).
+        weeks = max((w for w in (_absence_week(absence_text), milestone) if w is not None), default=None)
     working = bool(WORKING_CUES.search(present))
     frequent = context.absence_pattern == "frequent"
     if weeks is None and SHORT_CUES.search(absence_text) and not frequent:

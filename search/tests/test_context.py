@@ -36,6 +36,19 @@ DURATIONS = [
     ("UWV heeft ons een loonsanctie van een jaar opgelegd", 104.0, "verzuim", False),
     ("WGA eigenrisicodrager", 104.0, "verzuim", False),
     ("negen maanden ziek, over twee maanden de eerstejaarsevaluatie", 39.13, "verzuim", False),
+    # A case file's abbreviations and stated week of absence.
+    ("Verpleegkundige, 10 wkn AO ivm frozen shoulder", 10.0, "verzuim", False),
+    ("mdw 4 mnd ziek door paniekaanvallen", 17.38, "verzuim", False),
+    ("mdw productie 3 wk ziek ivm hernia", 3.0, "verzuim", False),
+    ("Stratenmaker 55 jr, hartinfarct gehad, 12 wkn uit de roulatie", 12.0, "verzuim", False),
+    ("Stukadoor, 4 maanden uit met een frozen shoulder", 17.38, "verzuim", False),
+    ("Wk 7, BA heeft de probleemanalyse klaar: max 4 uur p/d", 7.0, "verzuim", False),
+    ("Lasser, week 20, is het niet eens met de BA", 20.0, "verzuim", False),
+    ("2e spoor pas in wk 70 gestart, nu een loonsanctie", 70.0, "verzuim", False),
+    ("vrachtwagenchauffeur 20 jr op de weg, rug kan het niet meer aan", None, "onbekend", False),
+    ("tijdelijk contract loopt over 3 wkn af en mdw is ziek", None, "verzuim", False),
+    ("Hij komt er niet uit met zijn leidinggevende", None, "onbekend", False),
+    ("In week 12 hebben we een teamuitje", None, "onbekend", False),
 ]
 
 
