@@ -154,7 +154,7 @@ else:
         }
     }
 DATABASES["default"].setdefault("OPTIONS", {})["options"] = _SESSION_OPTIONS
-# The search statements (stage 1, the evidence, guideline passages; embeddings.cursor) are prepared
+# The search statements (stage 1, the evidence, guideline passages, the search record; embeddings.cursor) are prepared
 # on first use, so after a few executions PostgreSQL reuses one plan instead of planning ~3 ms per
 # search. Only those server-bound statements: Django's own cursors bind client-side and never prepare.
 # Off for a pooler in transaction mode that does not track prepared statements (PgBouncer < 1.21).
