@@ -69,6 +69,25 @@ def demo_data(transactional_db):
 
 
 @pytest.fixture
+def fresh_precedent_index():
+    """Judged situations a test writes in its own (rolled-back) transaction do not advance the cache
+    generation, so the process's precedent index is rebuilt before and after the test."""
+    from search.pipeline import precedents
+
+    precedents._cached = None
+    yield
+    precedents._cached = None
+
+
+@pytest.fixture
+def no_reference_situations(db, fresh_precedent_index):
+    """No judged situations vote: for tests of what stage 1 and the rules do on their own."""
+    from search.models import ReferenceSituation
+
+    ReferenceSituation.objects.all().delete()
+
+
+@pytest.fixture
 def owner(db, django_user_model):
     return django_user_model.objects.create_user(username="alice", password="password-alice")
 

@@ -9,6 +9,8 @@ from search.models import (
     FeedbackVote,
     RankingParameterSet,
     Recommendation,
+    ReferenceJudgement,
+    ReferenceSituation,
     SearchLog,
 )
 from search.pipeline.ranking.parameters import DEFAULT
@@ -127,3 +129,30 @@ class RankingParameterSetAdmin(admin.ModelAdmin):
 
     def has_delete_permission(self, request, obj=None):
         return False  # searches keep pointing at the version that ranked them
+
+
+class ReferenceJudgementInline(admin.TabularInline):
+    model = ReferenceJudgement
+    extra = 1
+    autocomplete_fields = ("product",)
+
+
+@admin.register(ReferenceSituation)
+class ReferenceSituationAdmin(admin.ModelAdmin):
+    """The judged situations stage 2 learns from: a change takes effect at the next search."""
+
+    list_display = ("source", "external_id", "short_text", "judged_products", "is_active", "updated_at")
+    list_filter = ("source", "is_active")
+    search_fields = ("text", "external_id", "judgements__product__name")
+    inlines = [ReferenceJudgementInline]
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).annotate(judged=Count("judgements"))
+
+    @admin.display(description="situatie")
+    def short_text(self, situation: ReferenceSituation) -> str:
+        return situation.text[:100]
+
+    @admin.display(description="beoordeelde producten", ordering="judged")
+    def judged_products(self, situation: ReferenceSituation) -> int:
+        return situation.judged

@@ -19,9 +19,9 @@ from pathlib import Path
 
 from django.conf import settings
 from django.core.cache import caches
-from django.db import connection
 
 from catalog.models import UNUSED_IN_PYTHON, Product
+from search.pipeline.precedents import data_generation as cache_generation
 from search.pipeline.request import (
     SearchRequest,
     scrub_names,
@@ -52,10 +52,6 @@ def search_run_cached(request: SearchRequest) -> SearchOutcome:
     return outcome
 
 
-def cache_generation() -> int:
-    with connection.cursor() as cursor:
-        cursor.execute("SELECT last_value FROM search_cache_generation")
-        return int(cursor.fetchone()[0])
 
 
 def _key(request: SearchRequest, query: str) -> str:

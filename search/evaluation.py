@@ -31,6 +31,7 @@ class JudgedQuery:
     rel: dict[str, int]
     forbid: list[str] = field(default_factory=list)
     expect_empty: bool = False
+    source: str = ""  # the judged set (file stem): its own situations do not vote when it is measured
 
 
 def judged_lines_read(path: Path, parse: Callable[[dict], T], *, expected: str) -> list[T]:
@@ -51,7 +52,7 @@ def judged_lines_read(path: Path, parse: Callable[[dict], T], *, expected: str) 
 def judged_queries_read(path: Path) -> list[JudgedQuery]:
     return judged_lines_read(
         path,
-        lambda d: JudgedQuery(str(d["id"]), d["query"], dict(d.get("rel") or {}), list(d.get("forbid") or []), bool(d.get("expect_empty"))),
+        lambda d: JudgedQuery(str(d["id"]), d["query"], dict(d.get("rel") or {}), list(d.get("forbid") or []), bool(d.get("expect_empty")), path.stem),
         expected="id, query en rel",
     )
 
@@ -100,7 +101,7 @@ def evaluate(queries: list[JudgedQuery], modes: list[str], *, details: bool = Fa
         for judged in queries:
             base, _, variant = mode.partition("+")
             multi_query = {"multi": True, "single": False}.get(variant, settings.SEARCH_MULTI_QUERY)
-            outcome = search_run(SearchRequest(query=judged.query, mode=base, top_k=3, multi_query=multi_query))
+            outcome = search_run(SearchRequest(query=judged.query, mode=base, top_k=3, multi_query=multi_query, held_out_source=judged.source))
             names = [item.product.name for item in outcome.recommendations]
             ndcg.append(ndcg_at_3(names, judged.rel, judged.expect_empty))
             if judged.expect_empty or not judged.rel:

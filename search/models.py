@@ -182,3 +182,53 @@ class ApiToken(models.Model):
 
     def __str__(self) -> str:
         return f"{self.name} ({self.prefix}…)"
+
+
+class ReferenceSituation(models.Model):
+    """A situation a specialist judged: which products suit it and which must stay out of its top 3.
+
+    Stage 2 lets the judgements of the situations most like a new one count towards its products'
+    impact (search.pipeline.precedents). Loaded from the judged sets (`load_reference_situations`,
+    `load_demo`) and curated in the admin.
+    """
+
+    source = models.CharField("bron", max_length=100, help_text="De beoordeelde set (bestandsnaam) waar de situatie uit komt.")
+    external_id = models.CharField("kenmerk", max_length=100)
+    text = models.TextField("situatie")
+    is_active = models.BooleanField("actief", default=True)
+    created_at = models.DateTimeField("aangemaakt", auto_now_add=True)
+    updated_at = models.DateTimeField("bijgewerkt", auto_now=True)
+
+    class Meta:
+        verbose_name = "beoordeelde situatie"
+        verbose_name_plural = "beoordeelde situaties"
+        ordering = ["source", "external_id"]
+        constraints = [
+            models.UniqueConstraint(fields=["source", "external_id"], name="reference_unique_source_id"),
+            models.CheckConstraint(condition=~models.Q(text=""), name="reference_text_not_empty"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.source} {self.external_id}"
+
+
+class ReferenceJudgement(models.Model):
+    class Grade(models.IntegerChoices):
+        IDEAL = 2, "ideaal"
+        ACCEPTABLE = 1, "passend"
+        FORBIDDEN = -1, "hoort niet in de top 3"
+
+    situation = models.ForeignKey(ReferenceSituation, on_delete=models.CASCADE, related_name="judgements")
+    product = models.ForeignKey(Product, on_delete=models.CASCADE, related_name="reference_judgements", verbose_name="product")
+    grade = models.SmallIntegerField("oordeel", choices=Grade.choices)
+
+    class Meta:
+        verbose_name = "oordeel"
+        verbose_name_plural = "oordelen"
+        constraints = [
+            models.UniqueConstraint(fields=["situation", "product"], name="judgement_unique_product"),
+            models.CheckConstraint(condition=models.Q(grade__in=[2, 1, -1]), name="judgement_grade_known"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.product} ({self.get_grade_display()})"

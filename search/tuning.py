@@ -30,6 +30,7 @@ TUNABLE = (
     "topical_gate_floor", "fit_audience", "fit_suitability", "speed_weight", "speed_weight_urgent",
     "guideline_strength_span", "before_window", "past_window_start", "unknown_phase", "prevention_absence_product",
     "mismatch_roles_and_sectors", "mismatch_roles", "widened_topical", "guideline_uncited",
+    "precedent_weight", "precedent_forbidden",
 )
 # Each rule that multiplies impact, at the value that switches it off.
 RULES_OFF = {
@@ -37,7 +38,7 @@ RULES_OFF = {
     "reach": {"reach_floor": 1.0},
     "audience mismatch": {"mismatch_roles_and_sectors": 1.0, "mismatch_roles": 1.0},
 }
-UNIT_INTERVAL = {name for name in TUNABLE if name != "guideline_strength_span"}
+UNIT_INTERVAL = {name for name in TUNABLE if name not in ("guideline_strength_span", "precedent_weight")}
 # How much the votes count next to the judged set when a trial is chosen: half, so a few specialists'
 # preferences can move the ranking where the judged set is indifferent but never outvote it.
 VOTE_WEIGHT = 0.5
@@ -101,7 +102,7 @@ def trial_parameters(*, trials: int, seed: int, base: RankingParameters = DEFAUL
 def ndcg_matrix(queries: list[JudgedQuery], candidates: list[RankingParameters]) -> list[list[float]]:
     """nDCG@3 of every candidate parameter set on every situation (the expensive part: one search each)."""
     return [
-        [ndcg_at_3([item.product.name for item in search_run(SearchRequest(query=q.query), params=params).recommendations], q.rel, q.expect_empty) for q in queries]
+        [ndcg_at_3([item.product.name for item in search_run(SearchRequest(query=q.query, held_out_source=q.source), params=params).recommendations], q.rel, q.expect_empty) for q in queries]
         for params in candidates
     ]
 

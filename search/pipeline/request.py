@@ -36,6 +36,8 @@ class SearchRequest:
     budget: str = ""
     employee_name: str = ""  # only used to keep names out of logs and LLM prompts
     company_name: str = ""
+    # Evaluation only: the judged set being measured, whose own situations must not vote (precedents).
+    held_out_source: str = ""
 
 
 # The form fields stored with a search so it can be replayed (never the names).

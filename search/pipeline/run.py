@@ -16,6 +16,7 @@ from search.pipeline.context import SituationContext, context_extract
 from search.pipeline.evidence import choose_citations, evidence_for_products
 from search.pipeline.feedback import feedback_multipliers
 from search.pipeline.passages import passages_retrieve
+from search.pipeline.precedents import Precedents, precedents_for
 from search.pipeline.ranking import select_ranker
 from search.pipeline.ranking.criteria import phase_suitability
 from search.pipeline.ranking.parameters import DEFAULT, RankingParameters
@@ -31,6 +32,7 @@ from search.pipeline.request import (
     validate_query,
     validate_request,
 )
+from search.pipeline.retrieval import Candidate
 from search.pipeline.score_criteria import zero_scores
 from search.pipeline.stage1 import MIN_QUALIFYING, retrieve
 from search.pipeline.types import CitedChunk, Scored
@@ -100,10 +102,14 @@ def search_run(request: SearchRequest, *, params: RankingParameters | None = Non
     timings["stage1"] = _ms(tick)
 
     tick = time.perf_counter()
-    strong_count = len(strong_ids)
     pool = candidates if request.mode == "vector" else candidates[: settings.SEARCH_STAGE2_POOL]
     if request.mode == "vector":
         pool = sorted(pool, key=lambda c: c.similarity, reverse=True)
+    precedents = Precedents()
+    if request.mode == "two-stage" and in_domain:
+        precedents = precedents_for(query, held_out_source=request.held_out_source, p=params)
+        pool, strong_ids = with_precedent_candidates(pool, strong_ids, precedents, params)
+    strong_count = len(strong_ids)
     products = Product.objects.defer(*UNUSED_IN_PYTHON).in_bulk([c.product_id for c in pool])
     topical = topical_scores(pool, floor=settings.SEARCH_SIMILARITY_FLOOR, p=params)
     own_words, synonyms = prefix_stems(query), prefix_stems(" ".join(expansion_terms(query)))
@@ -113,6 +119,8 @@ def search_run(request: SearchRequest, *, params: RankingParameters | None = Non
             similarity=round(c.similarity, 4),
             topical=topical[c.product_id],
             matched_terms=matched_problem_areas(products[c.product_id], own_words, synonyms - own_words),
+            precedent=precedents.votes.get(c.product_id, 0.0),
+            precedent_examples=precedents.examples.get(c.product_id, []),
         )
         for c in pool
         if c.product_id in products
@@ -162,6 +170,17 @@ def search_run(request: SearchRequest, *, params: RankingParameters | None = Non
     timings["total"] = _ms(started)
     outcome.timings_ms = timings
     return outcome
+
+
+def with_precedent_candidates(
+    pool: list[Candidate], strong: set[int], precedents: Precedents, p: RankingParameters
+) -> tuple[list[Candidate], set[int]]:
+    """The pool with the products that the closest judged situations clearly chose, and those counted as
+    evidence of their own: specialists chose them for situations like this one, whatever its words."""
+    chosen = {product_id for product_id, vote in precedents.votes.items() if vote >= p.precedent_candidate_min}
+    present = {c.product_id for c in pool}
+    added = [Candidate(product_id, 0.0, 0.0, 0, 0.0, 0.0, 0.0, 0.0) for product_id in sorted(chosen - present)]
+    return pool + added, strong | chosen
 
 
 def _split_by_budget(items: list[Scored], budget_eur: int | None) -> tuple[list[Scored], list[Scored]]:

@@ -63,6 +63,8 @@ class Scored:
     feedback_multiplier: float = 1.0
     relevance: float = 0.0
     within_budget: bool | None = None
+    precedent: float = 0.0  # the vote of the closest judged situations (search.pipeline.precedents)
+    precedent_examples: list[str] = field(default_factory=list)
 
     def finalise(self) -> None:
         self.relevance = round(relevance_of(self.scores) * self.feedback_multiplier, 4)

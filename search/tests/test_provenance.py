@@ -105,7 +105,7 @@ def test_it_fuses_the_sub_queries_into_the_candidates_when_asked():
     assert multi.recommendations
 
 
-def test_it_rewrites_a_weak_query_at_most_twice(settings):
+def test_it_rewrites_a_weak_query_at_most_twice(settings, no_reference_situations):
     settings.SEARCH_SIMILARITY_FLOOR = 0.95  # almost nothing passes the grade
     settings.SEARCH_WEAK_FLOOR = 0.95
     settings.SEARCH_LEXICAL_FLOOR = 1000.0

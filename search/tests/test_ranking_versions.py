@@ -121,7 +121,7 @@ def test_it_learns_from_votes_activates_the_version_records_it_and_rolls_back(ow
 def test_it_refuses_a_version_that_lowers_held_out_ndcg(owner):
     # A set that ranks by closeness in meaning alone reorders the top 3; the votes side with it, the
     # judged set (the built-in top 3, graded in order) does not.
-    by_meaning = replace(DEFAULT, topical_lexical=0.0, topical_wijzer=0.0, topical_similarity=1.0)
+    by_meaning = replace(DEFAULT, topical_lexical=0.0, topical_wijzer=0.0, topical_similarity=1.0, precedent_weight=0.0)
     base, variant = _names(DEFAULT), _names(by_meaning)
     assert base[:3] != variant[:3], "precondition: the variant must reorder the top 3"
     preferred, other = next(

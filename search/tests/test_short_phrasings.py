@@ -17,7 +17,8 @@ def _queries(name: str) -> list[str]:
 
 
 def test_it_answers_every_short_phrasing_with_recommendations():
-    empty = [query for query in _queries("short_phrasings.jsonl") if not search_run(SearchRequest(query=query)).recommendations]
+    # Measured as a new user would type them: the set's own judged situations do not vote.
+    empty = [q for q in _queries("short_phrasings.jsonl") if not search_run(SearchRequest(query=q, held_out_source="short_phrasings")).recommendations]
     assert empty == []
 
 
@@ -34,7 +35,7 @@ def test_it_matches_compounds_on_their_parts(query):
     assert len(outcome.recommendations) == 3 and outcome.note == ""
 
 
-def test_it_leads_with_broad_first_steps_when_the_evidence_is_thin():
+def test_it_leads_with_broad_first_steps_when_the_evidence_is_thin(no_reference_situations):
     outcome = search_run(SearchRequest(query="migraine"))
     assert outcome.recommendations and outcome.note == FEW_RESULTS_NOTE
     assert any(item.product.is_first_step for item in outcome.recommendations)

@@ -20,12 +20,18 @@ from guidelines.services import (
 )
 from indexing.services import mapping_index_refresh, product_index_refresh
 from indexing.signals import indexing_suspended
+from search.models import ReferenceSituation
+from search.reference_situations import ReferenceLoadError, reference_situations_load
 
 DEMO_DATA = settings.BASE_DIR / "demo" / "data"
 PRODUCTS_FILE = DEMO_DATA / "products.json"
 WIJZER_FILE = DEMO_DATA / "wijzer.json"
 PRODUCT_GUIDELINES_FILE = DEMO_DATA / "product_guidelines.json"
 CORPUS_DIR = DEMO_DATA / "corpus"
+# The judged sets that stage 2 learns from: every situation set in search/eval except the out-of-domain one.
+REFERENCE_SETS = sorted((settings.BASE_DIR / "search" / "eval").glob("judged_situations*.jsonl")) + [
+    settings.BASE_DIR / "search" / "eval" / "short_phrasings.jsonl"
+]
 
 
 class Command(BaseCommand):
@@ -42,7 +48,7 @@ class Command(BaseCommand):
             # One bulk refresh at the end instead of a re-index task per imported row.
             with indexing_suspended():
                 self._load(quiet=options["verbosity"] == 0)
-        except (ProductImportError, MappingImportError, IngestionError) as error:
+        except (ProductImportError, MappingImportError, IngestionError, ReferenceLoadError) as error:
             raise CommandError(str(error)) from None
 
     def _load(self, *, quiet: bool) -> None:
@@ -65,6 +71,7 @@ class Command(BaseCommand):
         mapping_index_refresh(mapping_ids=mappings.changed_mapping_ids)
         mapping_index_refresh(only_missing=True)
         reindexed = product_index_refresh()
+        references = [reference_situations_load(path=path) for path in REFERENCE_SETS]
 
         self.stdout.write(
             f"Producten: {Product.objects.count()} ({len(products.created)} nieuw, {len(products.updated)} bijgewerkt, "
@@ -75,7 +82,9 @@ class Command(BaseCommand):
             f"(zonder embedding: {GuidelineChunk.objects.filter(embedding__isnull=True).count()})\n"
             f"Interventiewijzer-regels: {InterventionMapping.objects.count()} ({len(mappings.changed_mapping_ids)} gewijzigd)\n"
             f"Koppelingen product–richtlijn: {GuidelineDocument.products.through.objects.count()} ({links} nieuw)\n"
-            f"Producten zonder embedding: {Product.objects.filter(embedding__isnull=True).count()}"
+            f"Producten zonder embedding: {Product.objects.filter(embedding__isnull=True).count()}\n"
+            f"Beoordeelde situaties: {ReferenceSituation.objects.count()} "
+            f"({sum(r.created for r in references)} nieuw, {sum(r.updated for r in references)} bijgewerkt)"
         )
 
 

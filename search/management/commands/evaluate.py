@@ -24,7 +24,8 @@ ANSWER_COLUMNS = ("answerable", *(f"cited@{k}" for k in CUTOFFS), "abstained_wro
 class Command(BaseCommand):
     help = (
         "Meet de rankingkwaliteit (nDCG@3, hit@3, …) en snelheid per zoekmodus op beoordeelde situaties, "
-        "en met --questions de bronvermelding en het terecht zwijgen van richtlijnantwoorden."
+        "en met --questions de bronvermelding en het terecht zwijgen van richtlijnantwoorden. Een set wordt "
+        "gemeten zonder zijn eigen beoordeelde situaties als voorbeeld (bron = bestandsnaam)."
     )
 
     def add_arguments(self, parser):

@@ -1,7 +1,8 @@
 """The `criteria` ranker: deterministic, explainable, offline.
 
 Each score is a small rule over product metadata, the situation and the guideline evidence:
-- impact: how squarely the product addresses the problem (stage-1 topical match), times how well
+- impact: how squarely the product addresses the problem (stage-1 topical match, plus what specialists
+  chose for the judged situations most like this one: search.pipeline.precedents), times how well
   its phase suits the absence (a prevention workshop does little for someone absent for months;
   a 2e-spoor track is meaningless for a prevention question);
 - fit: who it is for (employee, manager, team, organisation) against who the question is about,
@@ -16,6 +17,7 @@ from search.pipeline.ranking.parameters import AUDIENCE_FIT, DEFAULT, RankingPar
 from search.pipeline.types import Scored, clamp
 
 GENERIC_ROLE_TAGS = {"alle functies", "alle sectoren"}
+PRECEDENT_MENTION = 0.25  # the reasoning names a similar judged situation from this vote on (a quarter "ideal")
 
 
 def phase_suitability(product: Product, context: SituationContext, p: RankingParameters = DEFAULT) -> tuple[float, str]:
@@ -119,7 +121,9 @@ def rank_criteria(
         floor = p.reach_floor if context.is_absent else 1.0
         reach = floor + (1 - floor) * audience_fit(product, context, p)
         timing = p.impact_suitability_floor + (1 - p.impact_suitability_floor) * suitability
-        impact = clamp(item.topical * timing * reach * audience_mismatch(product, context, p))
+        vote = item.precedent if suitability > p.precedent_min_suitability else min(item.precedent, 0.0)
+        addresses = item.topical + p.precedent_weight * vote
+        impact = clamp(addresses * timing * reach * audience_mismatch(product, context, p))
         # Fit, backing and feasibility only count as far as the product addresses this problem at this
         # stage: a quick, well-fitting intervention for something else (or for later) is not a good pick.
         relevance_gate = p.topical_gate_floor + (1 - p.topical_gate_floor) * impact
@@ -141,6 +145,8 @@ def reasoning_for(item: Scored, context: SituationContext, phase_reason: str) ->
     else:
         opening = "Sluit inhoudelijk aan bij de beschreven situatie."
     sentences = [opening, _first_sentence(product.description)]
+    if item.precedent >= PRECEDENT_MENTION and item.precedent_examples:
+        sentences.append(f"Ook gekozen bij vergelijkbare beoordeelde situaties, zoals „{_shortened(item.precedent_examples[0])}”.")
     if phase_reason:
         sentences.append(f"Timing: {phase_reason}.")
     if context.roles and _tag_fit(product.target_roles, context.roles) == 1.0:
@@ -151,6 +157,11 @@ def reasoning_for(item: Scored, context: SituationContext, phase_reason: str) ->
         first = item.citations[0]
         sentences.append(f"Onderbouwing: {first.document_title} ({first.section.split(' > ')[-1]}).")
     return " ".join(sentences)
+
+
+def _shortened(text: str, limit: int = 90) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[:limit].rsplit(" ", 1)[0] + " …"
 
 
 def _join(terms: list[str]) -> str:

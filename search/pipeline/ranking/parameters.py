@@ -40,6 +40,19 @@ class RankingParameters:
     similarity_span_min: float = 0.15  # keeps small cosine differences from looking like large relevance gaps
     widened_topical: float = 0.6  # a product found only by rewriting a weak query, against one its words found
 
+    # --- precedents: what specialists chose for the judged situations most like this one (search.pipeline.precedents) ---
+    # Chosen leave-one-writer-out over fifteen judged sets (README): the vote of the ten closest situations,
+    # added to the topical match, carries about as much as the product's own words.
+    precedent_weight: float = 0.8  # a unanimous "ideal" vote adds this much to a product's topical match
+    precedent_neighbours: int = 10  # how many of the closest judged situations vote
+    precedent_temperature: float = 0.05  # a situation this much less alike (cosine) than the closest counts e⁻¹ as much
+    precedent_forbidden: float = 0.5  # a "not in the top 3" judgement votes this much against
+    precedent_min_similarity: float = 0.15  # below this, no judged situation is like this one: no votes
+    precedent_candidate_min: float = 0.3  # a product stage 1 missed joins the candidates from this vote on
+    # The votes come from situations in other phases too: a product this badly timed here (a prevention
+    # workshop for someone absent for months) gets no vote for it, only against.
+    precedent_min_suitability: float = 0.15
+
     # --- phase suitability (0..1): does the product's absence window suit the situation? ---
     at_work_product_when_absent: float = 0.1  # a product for people still working, for someone absent N weeks
     at_work_product_when_absent_unknown: float = 0.25  # the same when the absence duration is unknown

@@ -1,0 +1,151 @@
+"""What specialists chose for the judged situations most like this one (search.models.ReferenceSituation).
+
+A new situation is compared with every judged one by the character 4- and 5-grams of its words
+(tf-idf, cosine): "rugklachten" shares most of its grams with "rug- en nekklachten" and "lage
+rugpijn", abbreviations and misspellings still overlap, and no model or stemmer is involved. The
+judgements of the closest ones, weighted by how much closer each is than the rest, give each
+product a vote in [-1, 1]: 1 when every close situation judged it ideal, negative when they keep it
+out of their top 3. Stage 2 adds the vote to a product's topical match (criteria.rank_criteria).
+
+Leave-one-writer-out over fifteen judged sets, each written by someone else, lifted two-stage
+nDCG@3 from 0.742 to 0.86 on the sets whose writer was held out (README). The index is built
+once per process and rebuilt when the cache generation says the data changed.
+"""
+
+import math
+import re
+import threading
+from collections import Counter, defaultdict
+from dataclasses import dataclass, field
+
+from django.db import connection
+
+from search.models import ReferenceJudgement, ReferenceSituation
+from search.pipeline.ranking.parameters import DEFAULT, RankingParameters
+
+GRAM_SIZES = (4, 5)
+WORD = re.compile(r"[^\W_]+")
+EXAMPLES_PER_PRODUCT = 2
+
+
+@dataclass
+class Precedents:
+    votes: dict[int, float] = field(default_factory=dict)  # product id -> vote in [-1, 1]
+    examples: dict[int, list[str]] = field(default_factory=dict)  # product id -> close situations that chose it
+
+
+@dataclass(frozen=True)
+class _Row:
+    source: str
+    text: str
+    judgements: tuple[tuple[int, int], ...]  # (product id, grade)
+
+
+class PrecedentIndex:
+    """The active judged situations as normalised tf-idf vectors of character n-grams, with an inverted index."""
+
+    def __init__(self, rows: list[_Row]):
+        self.rows = rows
+        grams = [_grams(row.text) for row in rows]
+        document_frequency = Counter(gram for counts in grams for gram in counts)
+        self._count = len(rows)
+        self.idf = {gram: self._idf(df) for gram, df in document_frequency.items()}
+        self.postings: dict[str, list[tuple[int, float]]] = defaultdict(list)
+        for index, counts in enumerate(grams):
+            for gram, weight in self._vector(counts).items():
+                self.postings[gram].append((index, weight))
+
+    def _idf(self, document_frequency: int) -> float:
+        return math.log((self._count + 1) / (document_frequency + 1))
+
+    def _vector(self, counts: Counter) -> dict[str, float]:
+        weights = {gram: (1 + math.log(tf)) * self.idf.get(gram, self._idf(0)) for gram, tf in counts.items()}
+        norm = math.sqrt(sum(w * w for w in weights.values())) or 1.0
+        return {gram: w / norm for gram, w in weights.items()}
+
+    def similarities(self, text: str, *, held_out_source: str = "") -> dict[int, float]:
+        """Cosine of the text with every judged situation that shares a gram, except those of `held_out_source`."""
+        scores: dict[int, float] = defaultdict(float)
+        for gram, weight in self._vector(_grams(text)).items():
+            for index, row_weight in self.postings.get(gram, ()):
+                scores[index] += weight * row_weight
+        if held_out_source:
+            return {i: s for i, s in scores.items() if self.rows[i].source != held_out_source}
+        return scores
+
+    def precedents(self, text: str, *, held_out_source: str = "", p: RankingParameters = DEFAULT) -> Precedents:
+        scores = self.similarities(text, held_out_source=held_out_source)
+        closest = sorted(scores.items(), key=lambda item: (-item[1], item[0]))[: int(p.precedent_neighbours)]
+        if not closest or closest[0][1] < p.precedent_min_similarity:
+            return Precedents()
+        best = closest[0][1]
+        votes: dict[int, float] = defaultdict(float)
+        examples: dict[int, list[str]] = defaultdict(list)
+        total = 0.0
+        for index, similarity in closest:
+            # A situation much less alike than the closest one counts for little.
+            weight = math.exp((similarity - best) / p.precedent_temperature)
+            total += weight
+            row = self.rows[index]
+            for product_id, grade in row.judgements:
+                votes[product_id] += weight * (grade / 2 if grade > 0 else -p.precedent_forbidden)
+                if grade > 0 and len(examples[product_id]) < EXAMPLES_PER_PRODUCT:
+                    examples[product_id].append(row.text)
+        # Situations far less alike than the closest add nothing that survives rounding: no vote.
+        rounded = {pid: round(vote / total, 4) for pid, vote in votes.items()}
+        return Precedents({pid: vote for pid, vote in rounded.items() if vote}, dict(examples))
+
+
+def _grams(text: str) -> Counter:
+    counts: Counter = Counter()
+    for word in WORD.findall(text.lower()):
+        marked = f"<{word}>"
+        for size in GRAM_SIZES:
+            counts.update(marked[i : i + size] for i in range(len(marked) - size + 1))
+    return counts
+
+
+def precedents_for(text: str, *, held_out_source: str = "", p: RankingParameters = DEFAULT) -> Precedents:
+    """The votes of the judged situations closest to `text`; none when no judged situation is close."""
+    if p.precedent_weight <= 0:
+        return Precedents()
+    return precedent_index().precedents(text, held_out_source=held_out_source, p=p)
+
+
+_lock = threading.Lock()
+_cached: tuple[int, PrecedentIndex] | None = None
+
+
+def precedent_index() -> PrecedentIndex:
+    """The index of this process, rebuilt after any committed change to the data a search depends on."""
+    global _cached
+    generation = data_generation()
+    cached = _cached
+    if cached is not None and cached[0] == generation:
+        return cached[1]
+    with _lock:
+        if _cached is None or _cached[0] != generation:
+            _cached = (generation, _index_build())
+        return _cached[1]
+
+
+def _index_build() -> PrecedentIndex:
+    judgements: dict[int, list[tuple[int, int]]] = defaultdict(list)
+    for situation_id, product_id, grade in ReferenceJudgement.objects.filter(
+        situation__is_active=True, product__is_active=True
+    ).values_list("situation_id", "product_id", "grade"):
+        judgements[situation_id].append((product_id, grade))
+    rows = [
+        _Row(source, text, tuple(judgements[situation_id]))
+        for situation_id, source, text in ReferenceSituation.objects.filter(is_active=True).order_by("id").values_list("id", "source", "text")
+        if judgements[situation_id]
+    ]
+    return PrecedentIndex(rows)
+
+
+def data_generation() -> int:
+    """The search cache's generation (search migration 0007): it advances with every committed change
+    to the catalog, the corpus, the votes and the judged situations."""
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT last_value FROM search_cache_generation")
+        return int(cursor.fetchone()[0])

@@ -1,0 +1,182 @@
+"""The judged situations that stage 2 learns from: loading them, finding the closest, and their votes."""
+
+import json
+from dataclasses import replace
+
+import pytest
+from django.db import connection
+
+from catalog.models import Product
+from search.evaluation import judged_queries_read
+from search.models import ReferenceJudgement, ReferenceSituation
+from search.pipeline import precedents as precedents_module
+from search.pipeline.precedents import (
+    PrecedentIndex,
+    _Row,
+    data_generation,
+    precedents_for,
+)
+from search.pipeline.ranking.parameters import DEFAULT
+from search.pipeline.request import SearchRequest
+from search.pipeline.run import search_run
+from search.reference_situations import ReferenceLoadError, reference_situations_load
+
+BACK, NECK, PSYCH, DEBT = 1, 2, 3, 4
+
+ROWS = [
+    _Row("a", "Werknemer met rug- en nekklachten, tilt veel", ((BACK, 2), (NECK, 1))),
+    _Row("a", "Lage rugpijn bij een magazijnmedewerker", ((BACK, 2), (PSYCH, -1))),
+    _Row("b", "Schulden en geldzorgen, loonbeslag dreigt", ((DEBT, 2),)),
+    _Row("b", "Somber en overspannen na een reorganisatie", ((PSYCH, 2),)),
+]
+
+
+@pytest.mark.parametrize(
+    ("query", "closest"),
+    [
+        ("rugklachten", 0),  # a compound finds the situation that names its parts
+        ("rugpijn magazijn", 1),
+        ("geldzorgen", 2),
+        ("overspannen", 3),
+    ],
+)
+def test_it_finds_the_judged_situation_that_shares_the_words_parts(query, closest):
+    similarities = PrecedentIndex(ROWS).similarities(query)
+    assert max(similarities, key=similarities.get) == closest
+
+
+def test_it_turns_the_closest_judgements_into_votes_with_forbidden_products_against():
+    found = PrecedentIndex(ROWS).precedents("rugklachten bij tillen in het magazijn", p=replace(DEFAULT, precedent_neighbours=2))
+    assert found.votes[BACK] > found.votes[NECK] > 0
+    assert found.votes[PSYCH] < 0  # one close situation keeps the psychologist out of its top 3
+    assert DEBT not in found.votes  # only the two closest vote
+    assert found.votes[BACK] <= 1.0
+    assert found.examples[BACK][0].startswith(("Werknemer met rug", "Lage rugpijn"))
+    assert PSYCH not in found.examples
+
+
+def test_it_gives_no_votes_when_no_judged_situation_is_alike():
+    assert PrecedentIndex(ROWS).precedents("kerstboom kopen in december").votes == {}
+
+
+def test_it_leaves_the_held_out_source_out_of_the_votes():
+    index = PrecedentIndex(ROWS)
+    assert BACK in index.precedents("rugklachten").votes
+    assert BACK not in index.precedents("rugklachten", held_out_source="a").votes
+
+
+def _write(tmp_path, name, lines) -> object:
+    path = tmp_path / f"{name}.jsonl"
+    path.write_text("\n".join(json.dumps(line, ensure_ascii=False) for line in lines) + "\n", encoding="utf-8")
+    return path
+
+
+@pytest.mark.django_db
+def test_it_loads_a_judged_set_idempotently_and_follows_the_file(tmp_path):
+    lines = [
+        {"id": "t-1", "query": "Zwangere verpleegkundige met bekkenklachten", "rel": {"Overgangsconsultatie": 1, "Bedrijfsfysiotherapie": 2}, "forbid": ["Re-Integratie 2e Spoor"]},
+        {"id": "t-2", "query": "Conflict met de leidinggevende", "rel": {"Mediation Bij Ziekteverzuim": 2}},
+        {"id": "t-3", "query": "kerstboom kopen", "rel": {}, "expect_empty": True},  # nothing to learn from
+    ]
+    path = _write(tmp_path, "eigen_set", lines)
+    first = reference_situations_load(path=path)
+    assert (first.created, first.updated, first.unchanged, first.removed) == (2, 0, 0, 0)
+    situation = ReferenceSituation.objects.get(source="eigen_set", external_id="t-1")
+    grades = {j.product.name: j.grade for j in situation.judgements.select_related("product")}
+    assert grades == {"Overgangsconsultatie": 1, "Bedrijfsfysiotherapie": 2, "Re-Integratie 2e Spoor": -1}
+
+    again = reference_situations_load(path=path)
+    assert (again.created, again.updated, again.unchanged) == (0, 0, 2)
+
+    lines[1]["rel"] = {"Mediation Bij Ziekteverzuim": 2, "Gespreksbegeleiding": 1}
+    changed = reference_situations_load(path=_write(tmp_path, "eigen_set", lines[1:]))
+    assert (changed.updated, changed.removed) == (1, 1)
+    assert list(ReferenceSituation.objects.filter(source="eigen_set").values_list("external_id", flat=True)) == ["t-2"]
+    assert ReferenceJudgement.objects.filter(situation__source="eigen_set").count() == 2
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("line", "message"),
+    [
+        ({"id": "t-1", "query": "rugpijn", "rel": {"Bestaat Niet": 2}}, "onbekend product 'Bestaat Niet'"),
+        ({"id": "t-1", "query": "rugpijn", "rel": {"Psycholoog": 3}}, "oordeel moet 0, 1 of 2 zijn"),
+        ({"query": "rugpijn", "rel": {"Psycholoog": 2}}, "verwacht id, query en rel"),
+    ],
+)
+def test_it_refuses_a_bad_judged_set_whole_with_a_dutch_message(tmp_path, line, message):
+    good = {"id": "t-0", "query": "Somber en overspannen", "rel": {"Psycholoog": 2}}
+    path = _write(tmp_path, "kapot", [good, line])
+    with pytest.raises(ReferenceLoadError, match=message):
+        reference_situations_load(path=path)
+    assert not ReferenceSituation.objects.filter(source="kapot").exists()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_it_learns_a_situation_an_admin_judges_from_the_next_search_on(demo_data, client, staff):
+    tolk = Product.objects.get(name="Tolk")
+    before = data_generation()
+    client.force_login(staff)
+    response = client.post(
+        "/admin/search/referencesituation/add/",
+        {
+            "source": "beheer",
+            "external_id": "1",
+            "text": "zzkwartelkoning qqfluitketel",
+            "is_active": "on",
+            "judgements-TOTAL_FORMS": "1",
+            "judgements-INITIAL_FORMS": "0",
+            "judgements-0-product": tolk.id,
+            "judgements-0-grade": "2",
+        },
+    )
+    assert response.status_code == 302, response.content.decode()[:2000]
+    assert data_generation() > before  # the committed change advanced the generation …
+    assert precedents_for("zzkwartelkoning qqfluitketel").votes == {tolk.id: 1.0}  # … so the index was rebuilt
+
+    ReferenceSituation.objects.filter(source="beheer").update(is_active=False)
+    assert precedents_for("zzkwartelkoning qqfluitketel").votes == {}
+
+
+@pytest.mark.django_db
+def test_it_recommends_what_specialists_chose_for_a_similar_situation_and_says_so(fresh_precedent_index):
+    query = "Medewerker vertrekt binnenkort voor lange tijd naar het buitenland, wat moeten we regelen"
+    situation = ReferenceSituation.objects.create(source="proef", external_id="1", text="Medewerker vertrekt lange tijd naar het buitenland, wat regelen")
+    ReferenceJudgement.objects.create(situation=situation, product=Product.objects.get(name="Tolk"), grade=2)
+    without = [item.product.name for item in search_run(SearchRequest(query=query), params=replace(DEFAULT, precedent_weight=0)).recommendations]
+    outcome = search_run(SearchRequest(query=query))
+    names = [item.product.name for item in outcome.recommendations]
+    assert without and "Tolk" not in without
+    assert "Tolk" in names
+    tolk = outcome.recommendations[names.index("Tolk")]
+    assert tolk.precedent > 0
+    assert "vergelijkbare beoordeelde situaties" in tolk.reasoning
+
+    held_out = search_run(SearchRequest(query=query, held_out_source="proef"))
+    assert "Tolk" not in [item.product.name for item in held_out.recommendations]
+
+
+@pytest.mark.django_db
+def test_it_measures_a_judged_set_with_its_own_situations_left_out(settings, fresh_precedent_index):
+    path = settings.BASE_DIR / "search" / "eval" / "short_phrasings.jsonl"
+    judged = judged_queries_read(path)[0]
+    assert judged.source == "short_phrasings"
+    own = ReferenceSituation.objects.get(source="short_phrasings", external_id=judged.id)
+    index = precedents_module.precedent_index()
+    assert max(index.similarities(judged.query).values()) == pytest.approx(1.0)
+    held_out = index.similarities(judged.query, held_out_source="short_phrasings")
+    assert all(index.rows[i].source != own.source for i in held_out)
+
+
+@pytest.mark.django_db
+def test_it_reads_only_the_generation_while_the_data_is_unchanged():
+    first = precedents_module.precedent_index()
+    queries = []
+
+    def record(execute, sql, params, many, context):
+        queries.append(sql)
+        return execute(sql, params, many, context)
+
+    with connection.execute_wrapper(record):
+        assert precedents_module.precedent_index() is first
+    assert len(queries) == 1
