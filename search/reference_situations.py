@@ -1,11 +1,15 @@
 """Writes of the judged situations that stage 2 learns from (search.models.ReferenceSituation).
 
+Two kinds: the judged sets (files), and the specialists' votes, each voted search a situation of
+source "feedback" (a net 👍 counts as "passend", a net 👎 as "hoort niet in de top 3").
+
 A judged set (the JSON lines `manage.py evaluate` reads) is loaded whole or not at all: a line that
 does not parse or names a product the catalog does not have stops the load with a Dutch message
 naming it. The file is the truth for its source: loading it again updates what changed and removes
 situations the file no longer has, so the load is idempotent.
 """
 
+from collections import defaultdict
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -13,7 +17,13 @@ from django.db import transaction
 
 from catalog.models import Product
 from search.evaluation import EvaluationInputError, JudgedQuery, judged_queries_read
-from search.models import ReferenceJudgement, ReferenceSituation
+from search.models import (
+    FeedbackVote,
+    ReferenceJudgement,
+    ReferenceSituation,
+    SearchLog,
+)
+from search.pipeline.precedents import FEEDBACK_SOURCE
 
 
 class ReferenceLoadError(Exception):
@@ -88,3 +98,32 @@ def _stored_grades(situations) -> dict[int, dict[int, int]]:
     ):
         stored.setdefault(situation_id, {})[product_id] = grade
     return stored
+
+
+def reference_situation_from_votes(*, search_id: int) -> None:
+    """Make the votes on one search a judged situation (or remove it when the votes cancel out)."""
+    with transaction.atomic():
+        search = SearchLog.objects.select_for_update().get(id=search_id)  # two votes on one search: one at a time
+        net: dict[int, int] = defaultdict(int)
+        for product_id, value in FeedbackVote.objects.filter(
+            recommendation__search_id=search_id, recommendation__product__isnull=False
+        ).values_list("recommendation__product_id", "value"):
+            net[product_id] += value
+        grades = {
+            product_id: ReferenceJudgement.Grade.ACCEPTABLE if total > 0 else ReferenceJudgement.Grade.FORBIDDEN
+            for product_id, total in net.items()
+            if total
+        }
+        situation = ReferenceSituation.objects.filter(source=FEEDBACK_SOURCE, external_id=str(search_id)).first()
+        if not grades:
+            if situation is not None:
+                situation.delete()
+            return
+        if situation is None:
+            situation = ReferenceSituation.objects.create(source=FEEDBACK_SOURCE, external_id=str(search_id), text=search.query)
+        else:
+            situation.judgements.all().delete()
+            situation.save(update_fields=["updated_at"])
+        ReferenceJudgement.objects.bulk_create(
+            ReferenceJudgement(situation=situation, product_id=product_id, grade=grade) for product_id, grade in grades.items()
+        )

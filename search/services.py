@@ -20,6 +20,7 @@ from search.pipeline.request import REPLAYABLE_FIELDS, SearchRequest
 from search.pipeline.run import SearchOutcome
 from search.pipeline.score_criteria import scores_as_fields
 from search.recording import search_rows_insert
+from search.reference_situations import reference_situation_from_votes
 from search.tuning import TuneReport
 
 
@@ -131,13 +132,15 @@ def feedback_vote_cast(*, user, recommendation_id: int, value: int, comment: str
     if recent >= VOTES_PER_MINUTE:
         raise FeedbackRateLimited("U heeft veel stemmen in korte tijd uitgebracht. Probeer het over een minuut opnieuw.")
     defaults = {"value": value, "comment": comment}
-    try:
-        with transaction.atomic():
-            vote, _ = FeedbackVote.objects.update_or_create(user=user, recommendation=recommendation, defaults=defaults)
-    except IntegrityError:
-        # Two requests raced to create the same vote; the row exists now, so this one becomes the update.
-        FeedbackVote.objects.filter(user=user, recommendation=recommendation).update(**defaults, updated_at=timezone.now())
-        vote = FeedbackVote.objects.get(user=user, recommendation=recommendation)
+    with transaction.atomic():  # the vote and the judged situation it makes of the search, together
+        try:
+            with transaction.atomic():
+                vote, _ = FeedbackVote.objects.update_or_create(user=user, recommendation=recommendation, defaults=defaults)
+        except IntegrityError:
+            # Two requests raced to create the same vote; the row exists now, so this one becomes the update.
+            FeedbackVote.objects.filter(user=user, recommendation=recommendation).update(**defaults, updated_at=timezone.now())
+            vote = FeedbackVote.objects.get(user=user, recommendation=recommendation)
+        reference_situation_from_votes(search_id=recommendation.search_id)
     return vote
 
 

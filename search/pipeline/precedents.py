@@ -18,10 +18,13 @@ import threading
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 
+from django.conf import settings
 from django.db import connection
 
 from search.models import ReferenceJudgement, ReferenceSituation
 from search.pipeline.ranking.parameters import DEFAULT, RankingParameters
+
+FEEDBACK_SOURCE = "feedback"  # search.reference_situations: the specialists' votes as judged situations
 
 GRAM_SIZES = (4, 5)
 WORD = re.compile(r"[^\W_]+")
@@ -135,9 +138,12 @@ def _index_build() -> PrecedentIndex:
         situation__is_active=True, product__is_active=True
     ).values_list("situation_id", "product_id", "grade"):
         judgements[situation_id].append((product_id, grade))
+    situations = ReferenceSituation.objects.filter(is_active=True)
+    if not settings.FEEDBACK_LEARNING_ENABLED:
+        situations = situations.exclude(source=FEEDBACK_SOURCE)  # the votes' own situations follow the votes' switch
     rows = [
         _Row(source, text, tuple(judgements[situation_id]))
-        for situation_id, source, text in ReferenceSituation.objects.filter(is_active=True).order_by("id").values_list("id", "source", "text")
+        for situation_id, source, text in situations.order_by("id").values_list("id", "source", "text")
         if judgements[situation_id]
     ]
     return PrecedentIndex(rows)

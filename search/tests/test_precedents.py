@@ -8,7 +8,7 @@ from django.db import connection
 
 from catalog.models import Product
 from search.evaluation import judged_queries_read
-from search.models import ReferenceJudgement, ReferenceSituation
+from search.models import Recommendation, ReferenceJudgement, ReferenceSituation
 from search.pipeline import precedents as precedents_module
 from search.pipeline.precedents import (
     PrecedentIndex,
@@ -20,6 +20,7 @@ from search.pipeline.ranking.parameters import DEFAULT
 from search.pipeline.request import SearchRequest
 from search.pipeline.run import search_run
 from search.reference_situations import ReferenceLoadError, reference_situations_load
+from search.services import feedback_vote_cast, search_perform
 
 BACK, NECK, PSYCH, DEBT = 1, 2, 3, 4
 
@@ -180,3 +181,27 @@ def test_it_reads_only_the_generation_while_the_data_is_unchanged():
     with connection.execute_wrapper(record):
         assert precedents_module.precedent_index() is first
     assert len(queries) == 1
+
+
+@pytest.mark.django_db
+def test_it_makes_a_voted_search_a_judged_situation_that_later_searches_learn_from(owner, fresh_precedent_index, settings):
+    query = "Medewerker vertrekt binnenkort voor lange tijd naar het buitenland, wat moeten we regelen"
+    outcome = search_perform(request=SearchRequest(query=query), user=owner)
+    first, second = Recommendation.objects.filter(search_id=outcome.search_id).order_by("rank")[:2]
+    feedback_vote_cast(user=owner, recommendation_id=first.id, value=1)
+    feedback_vote_cast(user=owner, recommendation_id=second.id, value=-1)
+    situation = ReferenceSituation.objects.get(source="feedback", external_id=str(outcome.search_id))
+    assert situation.text == query
+    assert dict(situation.judgements.values_list("product_id", "grade")) == {first.product_id: 1, second.product_id: -1}
+
+    precedents_module._cached = None
+    votes = precedents_for(query).votes
+    assert votes[first.product_id] > 0 > votes[second.product_id]
+    settings.FEEDBACK_LEARNING_ENABLED = False  # the votes' switch also silences their situations
+    precedents_module._cached = None
+    index = precedents_module.precedent_index()
+    assert not any(index.rows[i].source == "feedback" for i in index.similarities(query))
+
+    feedback_vote_cast(user=owner, recommendation_id=first.id, value=-1)
+    feedback_vote_cast(user=owner, recommendation_id=second.id, value=1)
+    assert dict(situation.judgements.values_list("product_id", "grade")) == {first.product_id: -1, second.product_id: 1}
