@@ -74,9 +74,9 @@ def fresh_precedent_index():
     generation, so the process's precedent index is rebuilt before and after the test."""
     from search.pipeline import precedents
 
-    precedents._cached = None
+    precedents._cached.clear()
     yield
-    precedents._cached = None
+    precedents._cached.clear()
 
 
 @pytest.fixture

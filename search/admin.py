@@ -10,6 +10,8 @@ from search.models import (
     RankingParameterSet,
     Recommendation,
     ReferenceJudgement,
+    ReferenceQuestion,
+    ReferenceQuestionPlace,
     ReferenceSituation,
     SearchLog,
 )
@@ -156,3 +158,22 @@ class ReferenceSituationAdmin(admin.ModelAdmin):
     @admin.display(description="beoordeelde producten", ordering="judged")
     def judged_products(self, situation: ReferenceSituation) -> int:
         return situation.judged
+
+
+class ReferenceQuestionPlaceInline(admin.TabularInline):
+    model = ReferenceQuestionPlace
+    extra = 1
+
+
+@admin.register(ReferenceQuestion)
+class ReferenceQuestionAdmin(admin.ModelAdmin):
+    """The judged guideline questions answers learn from: a change takes effect at the next question."""
+
+    list_display = ("source", "external_id", "short_text", "is_active", "updated_at")
+    list_filter = ("source", "is_active")
+    search_fields = ("text", "external_id", "places__document_title", "places__article")
+    inlines = [ReferenceQuestionPlaceInline]
+
+    @admin.display(description="vraag")
+    def short_text(self, question: ReferenceQuestion) -> str:
+        return question.text[:100]

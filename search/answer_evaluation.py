@@ -37,6 +37,7 @@ class JudgedQuestion:
     id: str
     query: str
     expect: list[ExpectedPlace] = field(default_factory=list)
+    source: str = ""  # the judged set (file stem): its own questions do not vote when it is measured
 
     @property
     def answerable(self) -> bool:
@@ -44,7 +45,10 @@ class JudgedQuestion:
 
 
 def judged_questions_read(path: Path) -> list[JudgedQuestion]:
-    return judged_lines_read(path, _question, expected="id, query en expect (doc, art)")
+    questions = judged_lines_read(path, _question, expected="id, query en expect (doc, art)")
+    for question in questions:
+        question.source = path.stem
+    return questions
 
 
 def _question(data: dict) -> JudgedQuestion:
@@ -75,7 +79,7 @@ def evaluate_answers(questions: list[JudgedQuestion], *, details: bool = False) 
     wrongly_abstained = wrongly_answered = 0
     latencies, rows = [], []
     for question in questions:
-        answer = guideline_answer(question.query, generate=False)
+        answer = guideline_answer(question.query, generate=False, held_out_source=question.source)
         latencies.append(answer.timings_ms.get("total", 0.0))
         cited = [(c.document_title, c.article or c.section) for c in answer.citations]
         if question.answerable:

@@ -82,16 +82,17 @@ class AnswerPiece:
     text: str
 
 
-def guideline_answer(question: str, *, generate: bool | None = None) -> Answer:
+def guideline_answer(question: str, *, generate: bool | None = None, held_out_source: str = "") -> Answer:
     """Answer a guideline question with at least two citations when the corpus allows.
 
     generate=None uses the LLM when one is configured; False gives the instant extractive answer.
+    `held_out_source` (evaluation only): the judged question set being measured, whose questions do not vote.
     """
-    *_, answer = guideline_answer_stream(question, generate=generate)
+    *_, answer = guideline_answer_stream(question, generate=generate, held_out_source=held_out_source)
     return answer
 
 
-def guideline_answer_stream(question: str, *, generate: bool | None = None) -> Iterator[AnswerPiece | Answer]:
+def guideline_answer_stream(question: str, *, generate: bool | None = None, held_out_source: str = "") -> Iterator[AnswerPiece | Answer]:
     """The answer as it is written: text pieces, then the final, validated Answer (always the last item).
 
     The question is checked and the passages retrieved before this returns, so bad input raises
@@ -101,7 +102,7 @@ def guideline_answer_stream(question: str, *, generate: bool | None = None) -> I
     """
     started = time.perf_counter()
     question = validate_query(question)
-    retrieval = passages_retrieve(question)
+    retrieval = passages_retrieve(question, held_out_source=held_out_source)
     retrieved_ms = round((time.perf_counter() - started) * 1000, 2)
     relevant = retrieval.best(PASSAGES) if retrieval.answers_question else []
     considered = retrieval.documents_considered

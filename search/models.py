@@ -232,3 +232,47 @@ class ReferenceJudgement(models.Model):
 
     def __str__(self) -> str:
         return f"{self.product} ({self.get_grade_display()})"
+
+
+class ReferenceQuestion(models.Model):
+    """A guideline question a specialist judged: which article of which regulation answers it.
+
+    Guideline answers let the places that answer the most similar judged questions count towards a
+    passage's rank (search.pipeline.passages), never towards answering at all.
+    """
+
+    source = models.CharField("bron", max_length=100, help_text="De beoordeelde set (bestandsnaam) waar de vraag uit komt.")
+    external_id = models.CharField("kenmerk", max_length=100)
+    text = models.TextField("vraag")
+    is_active = models.BooleanField("actief", default=True)
+    created_at = models.DateTimeField("aangemaakt", auto_now_add=True)
+    updated_at = models.DateTimeField("bijgewerkt", auto_now=True)
+
+    class Meta:
+        verbose_name = "beoordeelde richtlijnvraag"
+        verbose_name_plural = "beoordeelde richtlijnvragen"
+        ordering = ["source", "external_id"]
+        constraints = [
+            models.UniqueConstraint(fields=["source", "external_id"], name="reference_question_unique_source_id"),
+            models.CheckConstraint(condition=~models.Q(text=""), name="reference_question_text_not_empty"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.source} {self.external_id}"
+
+
+class ReferenceQuestionPlace(models.Model):
+    question = models.ForeignKey(ReferenceQuestion, on_delete=models.CASCADE, related_name="places")
+    document_title = models.CharField("document", max_length=300, help_text="De titel van de richtlijn of wet, zoals ingelezen.")
+    article = models.CharField("artikel", max_length=50)
+
+    class Meta:
+        verbose_name = "vindplaats"
+        verbose_name_plural = "vindplaatsen"
+        constraints = [
+            models.UniqueConstraint(fields=["question", "document_title", "article"], name="reference_place_unique"),
+            models.CheckConstraint(condition=~models.Q(article="") & ~models.Q(document_title=""), name="reference_place_named"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.document_title}, artikel {self.article}"

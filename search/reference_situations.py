@@ -1,4 +1,5 @@
-"""Writes of the judged situations that stage 2 learns from (search.models.ReferenceSituation).
+"""Writes of the judged situations and questions that the ranking learns from (search.models.ReferenceSituation,
+ReferenceQuestion).
 
 Two kinds: the judged sets (files), and the specialists' votes, each voted search a situation of
 source "feedback" (a net 👍 counts as "passend", a net 👎 as "hoort niet in de top 3").
@@ -16,10 +17,13 @@ from pathlib import Path
 from django.db import transaction
 
 from catalog.models import Product
+from search.answer_evaluation import judged_questions_read
 from search.evaluation import EvaluationInputError, JudgedQuery, judged_queries_read
 from search.models import (
     FeedbackVote,
     ReferenceJudgement,
+    ReferenceQuestion,
+    ReferenceQuestionPlace,
     ReferenceSituation,
     SearchLog,
 )
@@ -52,29 +56,68 @@ def reference_situations_load(*, path: Path) -> ReferenceLoad:
     except EvaluationInputError as error:
         raise ReferenceLoadError(str(error)) from None
     catalog = dict(Product.objects.values_list("name", "id"))
-    wanted = {q.id: _grades(q, path, catalog) for q in judged}
-    report = ReferenceLoad(source=path.stem)
+    wanted = {q.id: (q.query, frozenset(_grades(q, path, catalog).items())) for q in judged}
+    return _source_sync(
+        model=ReferenceSituation,
+        related="judgements",
+        source=path.stem,
+        wanted=wanted,
+        stored=lambda ids: ReferenceJudgement.objects.filter(situation_id__in=ids).values_list("situation_id", "product_id", "grade"),
+        children=lambda situation, keys: ReferenceJudgement.objects.bulk_create(
+            ReferenceJudgement(situation=situation, product_id=product_id, grade=grade) for product_id, grade in keys
+        ),
+    )
+
+
+def reference_questions_load(*, path: Path) -> ReferenceLoad:
+    """Load one set of judged guideline questions; a question the corpus cannot answer carries nothing to learn."""
+    try:
+        judged = [q for q in judged_questions_read(path) if q.answerable]
+    except EvaluationInputError as error:
+        raise ReferenceLoadError(str(error)) from None
+    wanted = {
+        q.id: (q.query, frozenset((place.document, article) for place in q.expect for article in place.articles if article))
+        for q in judged
+    }
+    empty = sorted(question_id for question_id, (_, places) in wanted.items() if not places)
+    if empty:
+        raise ReferenceLoadError(f"{path}, vraag {empty[0]}: geen artikel bij het verwachte document.")
+    return _source_sync(
+        model=ReferenceQuestion,
+        related="places",
+        source=path.stem,
+        wanted=wanted,
+        stored=lambda ids: ReferenceQuestionPlace.objects.filter(question_id__in=ids).values_list("question_id", "document_title", "article"),
+        children=lambda question, keys: ReferenceQuestionPlace.objects.bulk_create(
+            ReferenceQuestionPlace(question=question, document_title=title, article=article) for title, article in keys
+        ),
+    )
+
+
+def _source_sync(*, model, related: str, source: str, wanted: dict[str, tuple[str, frozenset]], stored, children) -> ReferenceLoad:
+    """Make the rows of one source what the file says: text and judgements per id, nothing more."""
+    report = ReferenceLoad(source=source)
     with transaction.atomic():
-        existing = {s.external_id: s for s in ReferenceSituation.objects.select_for_update().filter(source=path.stem)}
-        stored = _stored_grades(existing.values())
-        for q in judged:
-            situation = existing.get(q.id)
-            if situation is None:
-                situation = ReferenceSituation.objects.create(source=path.stem, external_id=q.id, text=q.query)
+        existing = {row.external_id: row for row in model.objects.select_for_update().filter(source=source)}
+        current: dict[int, set] = defaultdict(set)
+        for row_id, *key in stored([row.id for row in existing.values()]):
+            current[row_id].add(tuple(key))
+        for external_id, (text, keys) in wanted.items():
+            row = existing.get(external_id)
+            if row is None:
+                row = model.objects.create(source=source, external_id=external_id, text=text)
                 report.created += 1
-            elif situation.text == q.query and stored.get(situation.id) == wanted[q.id]:
+            elif row.text == text and current.get(row.id, set()) == set(keys):
                 report.unchanged += 1
                 continue
             else:
-                situation.text = q.query
-                situation.save(update_fields=["text", "updated_at"])
-                situation.judgements.all().delete()
+                row.text = text
+                row.save(update_fields=["text", "updated_at"])
+                getattr(row, related).all().delete()
                 report.updated += 1
-            ReferenceJudgement.objects.bulk_create(
-                ReferenceJudgement(situation=situation, product_id=product_id, grade=grade) for product_id, grade in wanted[q.id].items()
-            )
-        gone = [s.id for external_id, s in existing.items() if external_id not in wanted]
-        report.removed = ReferenceSituation.objects.filter(id__in=gone).delete()[1].get(ReferenceSituation._meta.label, 0)
+            children(row, keys)
+        gone = [row.id for external_id, row in existing.items() if external_id not in wanted]
+        report.removed = model.objects.filter(id__in=gone).delete()[1].get(model._meta.label, 0)
     return report
 
 
@@ -89,15 +132,6 @@ def _grades(q: JudgedQuery, path: Path, ids: dict[str, int]) -> dict[int, int]:
     grades = {ids[name]: grade for name, grade in q.rel.items() if grade > 0}
     grades.update({ids[name]: ReferenceJudgement.Grade.FORBIDDEN for name in q.forbid})
     return grades
-
-
-def _stored_grades(situations) -> dict[int, dict[int, int]]:
-    stored: dict[int, dict[int, int]] = {}
-    for situation_id, product_id, grade in ReferenceJudgement.objects.filter(situation__in=list(situations)).values_list(
-        "situation_id", "product_id", "grade"
-    ):
-        stored.setdefault(situation_id, {})[product_id] = grade
-    return stored
 
 
 def reference_situation_from_votes(*, search_id: int) -> None:

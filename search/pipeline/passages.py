@@ -27,6 +27,7 @@ from lexical.sql import TERMS_CTE, FieldWeights, bm25_cte, bm25_params
 from lexical.terms import query_terms
 from lexical.thesaurus import outside_topics_named
 from search.pipeline.fusion import reciprocal_rank_fusion
+from search.pipeline.precedents import question_precedents
 from search.pipeline.types import CitedChunk
 
 # A word in the section path ("Artikel 5:8 – Nachtdienst") says more than one in the running text.
@@ -42,6 +43,9 @@ SHORTLIST = 150
 # before the question counts as one the corpus cannot answer.
 OUTSIDE_TOPIC_PASSAGES = 5
 PASSAGES_TABLE = "guidelines_guidelinechunk"
+# A unanimous vote of the closest judged questions for an article adds this share of the best fused
+# score to its passages (search.pipeline.precedents; chosen leave-one-writer-out, README).
+QUESTION_PRECEDENT_WEIGHT = 0.5
 _ARTICLE_MENTION = re.compile(r"\bartikel\s+([0-9IVX]+[a-z]?(?:[.:][0-9]+[a-z]?)*)", re.IGNORECASE)
 
 _SQL = f"""
@@ -109,7 +113,7 @@ class PassageRetrieval:
         return chosen
 
 
-def passages_retrieve(question: str, *, limit: int = RETRIEVE_LIMIT, documents: int | None = None) -> PassageRetrieval:
+def passages_retrieve(question: str, *, limit: int = RETRIEVE_LIMIT, documents: int | None = None, held_out_source: str = "") -> PassageRetrieval:
     """Chunks ordered by fused rank, an article the question names first.
 
     Hierarchical with `documents` > 0 (default GUIDELINE_DOCUMENTS): the regulations and guidelines
@@ -141,6 +145,7 @@ def passages_retrieve(question: str, *, limit: int = RETRIEVE_LIMIT, documents: 
             fused[chunk_id] *= ORIGINAL_SOURCE_BOOST  # the law itself before our summary of it
         if chunk.article and chunk.article.lower() in mentioned:
             fused[chunk_id] += 1.0
+    _with_question_precedents(fused, chunks, question_precedents(question, held_out_source=held_out_source).votes)
     in_order = [chunks[i] for i in sorted(fused, key=fused.get, reverse=True)]
     considered = documents_rank(in_order, fused, topic_match)
     if documents > 0:
@@ -156,6 +161,18 @@ def passages_retrieve(question: str, *, limit: int = RETRIEVE_LIMIT, documents: 
         documents_considered=considered,
         uncovered_topics=_uncovered_topics(question, passages[:OUTSIDE_TOPIC_PASSAGES]),
     )
+
+
+def _with_question_precedents(fused: dict[int, float], chunks: dict[int, CitedChunk], votes: dict) -> None:
+    """Raise the passages of the articles that answer the most similar judged questions, in proportion
+    to the best fused score: the vote reorders what retrieval found, it never makes the corpus answer."""
+    if not votes:
+        return
+    best = max(fused.values())
+    for chunk_id, chunk in chunks.items():
+        vote = votes.get((chunk.document_title, chunk.article))
+        if vote:
+            fused[chunk_id] += QUESTION_PRECEDENT_WEIGHT * vote * best
 
 
 def _uncovered_topics(question: str, best: list[CitedChunk]) -> list[str]:

@@ -8,8 +8,15 @@ from django.db import connection
 
 from catalog.models import Product
 from search.evaluation import judged_queries_read
-from search.models import Recommendation, ReferenceJudgement, ReferenceSituation
+from search.models import (
+    Recommendation,
+    ReferenceJudgement,
+    ReferenceQuestion,
+    ReferenceQuestionPlace,
+    ReferenceSituation,
+)
 from search.pipeline import precedents as precedents_module
+from search.pipeline.passages import passages_retrieve
 from search.pipeline.precedents import (
     PrecedentIndex,
     _Row,
@@ -19,7 +26,11 @@ from search.pipeline.precedents import (
 from search.pipeline.ranking.parameters import DEFAULT
 from search.pipeline.request import SearchRequest
 from search.pipeline.run import search_run
-from search.reference_situations import ReferenceLoadError, reference_situations_load
+from search.reference_situations import (
+    ReferenceLoadError,
+    reference_questions_load,
+    reference_situations_load,
+)
 from search.services import feedback_vote_cast, search_perform
 
 BACK, NECK, PSYCH, DEBT = 1, 2, 3, 4
@@ -194,14 +205,73 @@ def test_it_makes_a_voted_search_a_judged_situation_that_later_searches_learn_fr
     assert situation.text == query
     assert dict(situation.judgements.values_list("product_id", "grade")) == {first.product_id: 1, second.product_id: -1}
 
-    precedents_module._cached = None
+    precedents_module._cached.clear()
     votes = precedents_for(query).votes
     assert votes[first.product_id] > 0 > votes[second.product_id]
     settings.FEEDBACK_LEARNING_ENABLED = False  # the votes' switch also silences their situations
-    precedents_module._cached = None
+    precedents_module._cached.clear()
     index = precedents_module.precedent_index()
     assert not any(index.rows[i].source == "feedback" for i in index.similarities(query))
 
     feedback_vote_cast(user=owner, recommendation_id=first.id, value=-1)
     feedback_vote_cast(user=owner, recommendation_id=second.id, value=1)
     assert dict(situation.judgements.values_list("product_id", "grade")) == {first.product_id: -1, second.product_id: 1}
+
+
+ARBOWET_SUMMARY = "Arbowet: zorgplicht, RI&E, deskundige bijstand en psychosociale arbeidsbelasting"
+
+
+@pytest.mark.django_db
+def test_it_loads_judged_guideline_questions_and_refuses_a_place_without_an_article(tmp_path):
+    lines = [
+        {"id": "v-1", "query": "Wie mag preventiemedewerker zijn?", "expect": [{"doc": "Arbeidsomstandighedenwet", "art": ["13"]}]},
+        {"id": "v-2", "query": "Hoeveel vakantiedagen heb ik?", "expect": []},  # unanswerable: nothing to learn
+    ]
+    report = reference_questions_load(path=_write(tmp_path, "wetvragen", lines))
+    assert (report.created, report.unchanged) == (1, 0)
+    question = ReferenceQuestion.objects.get(source="wetvragen")
+    assert list(question.places.values_list("document_title", "article")) == [("Arbeidsomstandighedenwet", "13")]
+    assert reference_questions_load(path=_write(tmp_path, "wetvragen", lines)).unchanged == 1
+
+    lines.append({"id": "v-3", "query": "Wat zegt de wet?", "expect": [{"doc": "Arbeidsomstandighedenwet", "art": []}]})
+    with pytest.raises(ReferenceLoadError, match="v-3: geen artikel"):
+        reference_questions_load(path=_write(tmp_path, "wetvragen", lines))
+    assert ReferenceQuestion.objects.filter(source="wetvragen").count() == 1
+
+
+@pytest.mark.django_db
+def test_it_raises_the_article_that_answers_the_most_similar_judged_question(fresh_precedent_index):
+    ReferenceQuestion.objects.all().delete()
+    question = "Welke taken heeft de preventiemedewerker in een klein bedrijf?"
+    before = passages_retrieve(question).passages
+    lower = next(p for p in before[3:] if p.document_title == ARBOWET_SUMMARY and p.article and p.article != before[0].article)
+    judged = ReferenceQuestion.objects.create(source="proef", external_id="1", text="Welke taken heeft een preventiemedewerker in een klein bedrijf")
+    ReferenceQuestionPlace.objects.create(question=judged, document_title=ARBOWET_SUMMARY, article=lower.article)
+    precedents_module._cached.clear()
+
+    after = passages_retrieve(question).passages
+    place = [(p.document_title, p.article) for p in after].index((ARBOWET_SUMMARY, lower.article))
+    assert place < before.index(lower)
+    held_out = passages_retrieve(question, held_out_source="proef").passages
+    assert [p.chunk_id for p in held_out] == [p.chunk_id for p in before]
+
+
+@pytest.mark.django_db
+def test_it_never_answers_a_question_the_corpus_cannot_answer_because_a_judged_one_is_alike(fresh_precedent_index):
+    question = "Hoeveel vakantiedagen heb ik recht op bij een parttime contract?"
+    assert not passages_retrieve(question).answers_question
+    judged = ReferenceQuestion.objects.create(source="proef", external_id="1", text=question)
+    ReferenceQuestionPlace.objects.create(question=judged, document_title=ARBOWET_SUMMARY, article="3")
+    precedents_module._cached.clear()
+    assert precedents_module.question_precedents(question).votes == {(ARBOWET_SUMMARY, "3"): 1.0}
+    assert not passages_retrieve(question).answers_question
+
+
+@pytest.mark.django_db
+def test_it_lets_an_admin_curate_judged_questions_with_their_places(client, staff):
+    client.force_login(staff)
+    listing = client.get("/admin/search/referencequestion/?source=law_questions_heldout2")
+    assert listing.status_code == 200 and "h2q-01" in listing.content.decode()
+    question = ReferenceQuestion.objects.get(source="law_questions_heldout2", external_id="h2q-01")
+    page = client.get(f"/admin/search/referencequestion/{question.id}/change/").content.decode()
+    assert "Vindplaatsen" in page and 'value="Arbeidsomstandighedenwet"' in page

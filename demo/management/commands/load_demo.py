@@ -20,8 +20,12 @@ from guidelines.services import (
 )
 from indexing.services import mapping_index_refresh, product_index_refresh
 from indexing.signals import indexing_suspended
-from search.models import ReferenceSituation
-from search.reference_situations import ReferenceLoadError, reference_situations_load
+from search.models import ReferenceQuestion, ReferenceSituation
+from search.reference_situations import (
+    ReferenceLoadError,
+    reference_questions_load,
+    reference_situations_load,
+)
 
 DEMO_DATA = settings.BASE_DIR / "demo" / "data"
 PRODUCTS_FILE = DEMO_DATA / "products.json"
@@ -32,6 +36,8 @@ CORPUS_DIR = DEMO_DATA / "corpus"
 REFERENCE_SETS = sorted((settings.BASE_DIR / "search" / "eval").glob("judged_situations*.jsonl")) + [
     settings.BASE_DIR / "search" / "eval" / "short_phrasings.jsonl"
 ]
+# The judged law questions: their articles count only once those laws are ingested (ingest_guidelines).
+REFERENCE_QUESTION_SETS = sorted((settings.BASE_DIR / "search" / "eval").glob("law_questions*.jsonl"))
 
 
 class Command(BaseCommand):
@@ -72,6 +78,7 @@ class Command(BaseCommand):
         mapping_index_refresh(only_missing=True)
         reindexed = product_index_refresh()
         references = [reference_situations_load(path=path) for path in REFERENCE_SETS]
+        references += [reference_questions_load(path=path) for path in REFERENCE_QUESTION_SETS]
 
         self.stdout.write(
             f"Producten: {Product.objects.count()} ({len(products.created)} nieuw, {len(products.updated)} bijgewerkt, "
@@ -83,7 +90,7 @@ class Command(BaseCommand):
             f"Interventiewijzer-regels: {InterventionMapping.objects.count()} ({len(mappings.changed_mapping_ids)} gewijzigd)\n"
             f"Koppelingen product–richtlijn: {GuidelineDocument.products.through.objects.count()} ({links} nieuw)\n"
             f"Producten zonder embedding: {Product.objects.filter(embedding__isnull=True).count()}\n"
-            f"Beoordeelde situaties: {ReferenceSituation.objects.count()} "
+            f"Beoordeelde situaties en richtlijnvragen: {ReferenceSituation.objects.count()} en {ReferenceQuestion.objects.count()} "
             f"({sum(r.created for r in references)} nieuw, {sum(r.updated for r in references)} bijgewerkt)"
         )
 
