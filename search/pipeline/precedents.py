@@ -119,6 +119,12 @@ class PrecedentIndex:
         return Precedents({pid: vote for pid, vote in rounded.items() if vote}, dict(examples))
 
 
+def same_text(a: str, b: str) -> bool:
+    """Whether two situations read the same, ignoring case, spacing and punctuation (a judged
+    situation typed again is no example to show the specialist)."""
+    return WORD.findall(a.lower()) == WORD.findall(b.lower())
+
+
 def _grams(text: str) -> Counter:
     counts: Counter = Counter()
     for word in WORD.findall(text.lower()):

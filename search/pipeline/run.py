@@ -16,7 +16,7 @@ from search.pipeline.context import SituationContext, context_extract
 from search.pipeline.evidence import choose_citations, evidence_for_products
 from search.pipeline.feedback import feedback_multipliers
 from search.pipeline.passages import passages_retrieve
-from search.pipeline.precedents import Precedents, precedents_for
+from search.pipeline.precedents import Precedents, precedents_for, same_text
 from search.pipeline.ranking import select_ranker
 from search.pipeline.ranking.criteria import phase_suitability
 from search.pipeline.ranking.parameters import DEFAULT, RankingParameters
@@ -120,7 +120,7 @@ def search_run(request: SearchRequest, *, params: RankingParameters | None = Non
             topical=topical[c.product_id],
             matched_terms=matched_problem_areas(products[c.product_id], own_words, synonyms - own_words),
             precedent=precedents.votes.get(c.product_id, 0.0),
-            precedent_examples=precedents.examples.get(c.product_id, []),
+            precedent_examples=[e for e in precedents.examples.get(c.product_id, []) if not same_text(e, query)],
         )
         for c in pool
         if c.product_id in products

@@ -22,6 +22,7 @@ from search.pipeline.precedents import (
     _Row,
     data_generation,
     precedents_for,
+    same_text,
 )
 from search.pipeline.ranking.parameters import DEFAULT
 from search.pipeline.request import SearchRequest
@@ -275,3 +276,14 @@ def test_it_lets_an_admin_curate_judged_questions_with_their_places(client, staf
     question = ReferenceQuestion.objects.get(source="law_questions_heldout2", external_id="h2q-01")
     page = client.get(f"/admin/search/referencequestion/{question.id}/change/").content.decode()
     assert "Vindplaatsen" in page and 'value="Arbeidsomstandighedenwet"' in page
+
+
+@pytest.mark.django_db
+def test_it_does_not_quote_the_specialists_own_words_back_as_a_similar_situation(fresh_precedent_index):
+    query = "Werknemer met burn-out klachten, 6 maanden verzuim, management functie"  # a judged situation itself
+    outcome = search_run(SearchRequest(query=query.upper() + "  "))
+    chosen = [item for item in outcome.recommendations if item.precedent >= 0.25]
+    assert chosen
+    for item in chosen:
+        assert all(not same_text(example, query) for example in item.precedent_examples)
+        assert "zoals „" in item.reasoning or "precies deze situatie" in item.reasoning

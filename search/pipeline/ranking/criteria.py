@@ -145,8 +145,11 @@ def reasoning_for(item: Scored, context: SituationContext, phase_reason: str) ->
     else:
         opening = "Sluit inhoudelijk aan bij de beschreven situatie."
     sentences = [opening, _first_sentence(product.description)]
-    if item.precedent >= PRECEDENT_MENTION and item.precedent_examples:
-        sentences.append(f"Ook gekozen bij vergelijkbare beoordeelde situaties, zoals „{_shortened(item.precedent_examples[0])}”.")
+    if item.precedent >= PRECEDENT_MENTION:
+        if item.precedent_examples:
+            sentences.append(f"Ook gekozen bij vergelijkbare beoordeelde situaties, zoals „{_shortened(item.precedent_examples[0])}”.")
+        else:  # the judged situation that chose it reads exactly like this one
+            sentences.append("Ook gekozen toen specialisten precies deze situatie beoordeelden.")
     if phase_reason:
         sentences.append(f"Timing: {phase_reason}.")
     if context.roles and _tag_fit(product.target_roles, context.roles) == 1.0:
