@@ -38,7 +38,7 @@ RULES_OFF = {
     "reach": {"reach_floor": 1.0},
     "audience mismatch": {"mismatch_roles_and_sectors": 1.0, "mismatch_roles": 1.0},
 }
-UNIT_INTERVAL = {name for name in TUNABLE if name not in ("guideline_strength_span", "precedent_weight")}
+UNIT_INTERVAL = {name for name in TUNABLE if name not in ("guideline_strength_span", "precedent_weight", "precedent_forbidden")}
 # How much the votes count next to the judged set when a trial is chosen: half, so a few specialists'
 # preferences can move the ranking where the judged set is indifferent but never outvote it.
 VOTE_WEIGHT = 0.5
