@@ -4,14 +4,15 @@ A new situation is compared with every judged one by the character 4- and 5-gram
 (tf-idf, cosine): "rugklachten" shares most of its grams with "rug- en nekklachten" and "lage
 rugpijn", abbreviations and misspellings still overlap, and no model or stemmer is involved. The
 judgements of the closest ones, weighted by how much closer each is than the rest, give each
-product a vote in [-1, 1]: 1 when every close situation judged it ideal, negative when they keep it
-out of their top 3. Stage 2 adds the vote to a product's topical match (criteria.rank_criteria).
+product a vote: 1 when every close situation judged it ideal, half for "acceptable", and strongly
+negative when they keep it out of their top 3 (precedent_forbidden). Stage 2 adds the vote to a
+product's topical match (criteria.rank_criteria).
 
 Judged guideline questions (search.models.ReferenceQuestion) work the same way: the articles that
 answer the closest ones raise those passages (search.pipeline.passages).
 
-Leave-one-writer-out, two-stage nDCG@3 went from 0.742 to 0.845 on fourteen judged sets, and the
-right article among the first three citations from 0.53-0.56 to 0.78-0.80 on two sets of law
+Leave-one-writer-out, two-stage nDCG@3 went from 0.742 to 0.846 on fourteen judged sets, and the
+right article among the first three citations from 0.53-0.64 to 0.78-0.82 on three sets of law
 questions (README). Each index is built once per process and rebuilt when the cache generation says
 the data changed.
 """
@@ -43,7 +44,7 @@ EXAMPLES_PER_PRODUCT = 2
 
 @dataclass
 class Precedents:
-    votes: dict = field(default_factory=dict)  # product id (or place of a question) -> vote in [-1, 1]
+    votes: dict = field(default_factory=dict)  # product id (or a question's place) -> vote, 1 when all close ones chose it ideal
     examples: dict = field(default_factory=dict)  # the same keys -> close situations that chose it
 
 
@@ -51,7 +52,7 @@ class Precedents:
 class _Row:
     source: str
     text: str
-    judgements: tuple[tuple[int, int], ...]  # (product id, grade)
+    judgements: tuple[tuple, ...]  # (product id, grade), or ((document title, article), 2) for a question
 
 
 class PrecedentIndex:
@@ -66,11 +67,11 @@ class PrecedentIndex:
         postings: dict[str, tuple[list[int], list[float]]] = defaultdict(lambda: ([], []))
         for index, counts in enumerate(grams):
             for gram, weight in self._vector(counts).items():
-                rows, weights = postings[gram]
-                rows.append(index)
-                weights.append(weight)
+                members, member_weights = postings[gram]
+                members.append(index)
+                member_weights.append(weight)
         # As arrays, so a query's cosines are one bincount over the postings of its grams, not a Python loop.
-        self.postings = {gram: (np.array(rows, dtype=np.int32), np.array(weights)) for gram, (rows, weights) in postings.items()}
+        self.postings = {gram: (np.array(members, dtype=np.int32), np.array(ws)) for gram, (members, ws) in postings.items()}
 
     def _idf(self, document_frequency: int) -> float:
         # Smoothed (+1), so a gram every judged situation shares still counts a little and a handful of
