@@ -21,7 +21,7 @@ from django.conf import settings
 from django.core.cache import caches
 
 from catalog.models import UNUSED_IN_PYTHON, Product
-from search.pipeline.precedents import data_generation as cache_generation
+from search.pipeline.generation import cache_generation
 from search.pipeline.request import (
     SearchRequest,
     scrub_names,

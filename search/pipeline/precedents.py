@@ -25,7 +25,6 @@ from dataclasses import dataclass, field
 
 import numpy as np
 from django.conf import settings
-from django.db import connection
 
 from search.models import (
     ReferenceJudgement,
@@ -33,6 +32,7 @@ from search.models import (
     ReferenceQuestionPlace,
     ReferenceSituation,
 )
+from search.pipeline.generation import cache_generation
 from search.pipeline.ranking.parameters import DEFAULT, RankingParameters
 
 FEEDBACK_SOURCE = "feedback"  # search.reference_situations: the specialists' votes as judged situations
@@ -149,7 +149,7 @@ _cached: dict[str, tuple[int, PrecedentIndex]] = {}
 def precedent_index(kind: str = "situations") -> PrecedentIndex:
     """The index of this process ("situations" or "questions"), rebuilt after any committed change to
     the data a search depends on."""
-    generation = data_generation()
+    generation = cache_generation()
     cached = _cached.get(kind)
     if cached is not None and cached[0] == generation:
         return cached[1]
@@ -198,11 +198,3 @@ _BUILDERS = {"situations": _situations_build, "questions": _questions_build}
 def question_precedents(text: str, *, held_out_source: str = "") -> Precedents:
     """The places (document title, article) that answer the judged questions closest to `text`."""
     return precedent_index("questions").precedents(text, held_out_source=held_out_source)
-
-
-def data_generation() -> int:
-    """The search cache's generation (search migration 0007): it advances with every committed change
-    to the catalog, the corpus, the votes and the judged situations."""
-    with connection.cursor() as cursor:
-        cursor.execute("SELECT last_value FROM search_cache_generation")
-        return int(cursor.fetchone()[0])

@@ -16,11 +16,11 @@ from search.models import (
     ReferenceSituation,
 )
 from search.pipeline import precedents as precedents_module
+from search.pipeline.generation import cache_generation
 from search.pipeline.passages import passages_retrieve
 from search.pipeline.precedents import (
     PrecedentIndex,
     _Row,
-    data_generation,
     precedents_for,
     same_text,
 )
@@ -128,7 +128,7 @@ def test_it_refuses_a_bad_judged_set_whole_with_a_dutch_message(tmp_path, line, 
 @pytest.mark.django_db(transaction=True)
 def test_it_learns_a_situation_an_admin_judges_from_the_next_search_on(demo_data, client, staff):
     tolk = Product.objects.get(name="Tolk")
-    before = data_generation()
+    before = cache_generation()
     client.force_login(staff)
     response = client.post(
         "/admin/search/referencesituation/add/",
@@ -144,7 +144,7 @@ def test_it_learns_a_situation_an_admin_judges_from_the_next_search_on(demo_data
         },
     )
     assert response.status_code == 302, response.content.decode()[:2000]
-    assert data_generation() > before  # the committed change advanced the generation …
+    assert cache_generation() > before  # the committed change advanced the generation …
     assert precedents_for("zzkwartelkoning qqfluitketel").votes == {tolk.id: 1.0}  # … so the index was rebuilt
 
     ReferenceSituation.objects.filter(source="beheer").update(is_active=False)
