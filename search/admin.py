@@ -169,10 +169,19 @@ class ReferenceQuestionPlaceInline(admin.TabularInline):
 class ReferenceQuestionAdmin(admin.ModelAdmin):
     """The judged guideline questions answers learn from: a change takes effect at the next question."""
 
-    list_display = ("source", "external_id", "short_text", "is_active", "updated_at")
+    list_display = ("source", "external_id", "short_text", "place_list", "is_active", "updated_at")
     list_filter = ("source", "is_active")
     search_fields = ("text", "external_id", "places__document_title", "places__article")
     inlines = [ReferenceQuestionPlaceInline]
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).prefetch_related("places")
+
+    @admin.display(description="vindplaatsen")
+    def place_list(self, question: ReferenceQuestion) -> str:
+        """A question without a place is judged unanswerable: questions asked like it get no answer."""
+        places = [f"{p.document_title} {p.article}" for p in question.places.all()]
+        return "; ".join(places) or "geen: niet te beantwoorden uit het corpus"
 
     @admin.display(description="vraag")
     def short_text(self, question: ReferenceQuestion) -> str:

@@ -238,7 +238,8 @@ class ReferenceQuestion(models.Model):
     """A guideline question a specialist judged: which article of which regulation answers it.
 
     Guideline answers let the places that answer the most similar judged questions count towards a
-    passage's rank (search.pipeline.passages), never towards answering at all.
+    passage's rank (search.pipeline.passages), and towards whether to answer: a question without a
+    place is one the corpus cannot answer, and questions asked like it are not answered either.
     """
 
     source = models.CharField("bron", max_length=100, help_text="De beoordeelde set (bestandsnaam) waar de vraag uit komt.")

@@ -70,16 +70,17 @@ def reference_situations_load(*, path: Path) -> ReferenceLoad:
 
 
 def reference_questions_load(*, path: Path) -> ReferenceLoad:
-    """Load one set of judged guideline questions; a question the corpus cannot answer carries nothing to learn."""
+    """Load one set of judged guideline questions; one the corpus cannot answer (no expected place) is
+    kept without places, so questions asked like it are not answered either."""
     try:
-        judged = [q for q in judged_questions_read(path) if q.answerable]
+        judged = judged_questions_read(path)
     except EvaluationInputError as error:
         raise ReferenceLoadError(str(error)) from None
     wanted = {
         q.id: (q.query, frozenset((place.document, article) for place in q.expect for article in place.articles if article))
         for q in judged
     }
-    empty = sorted(question_id for question_id, (_, places) in wanted.items() if not places)
+    empty = sorted(q.id for q in judged if q.answerable and not wanted[q.id][1])
     if empty:
         raise ReferenceLoadError(f"{path}, vraag {empty[0]}: geen artikel bij het verwachte document.")
     return _source_sync(

@@ -12,6 +12,9 @@ question's words or its closeness in meaning (ANSWER_MIN_COVERAGE, ANSWER_MIN_SI
 calibrated with cross-validation on answerable and unanswerable questions (README), and on its
 subject: a question about holiday pay or a notice period shares many words with the Arbeidstijdenwet
 but not its subject, so it is answered only when one of its best passages names that subject too.
+The judged questions weigh in: a question in everyday words that covers little of its article is
+answered when the closest judged questions agree on a place among the best passages, and a question
+whose closest judged question is one the corpus cannot answer is not.
 """
 
 import re
@@ -27,7 +30,11 @@ from lexical.sql import TERMS_CTE, FieldWeights, bm25_cte, bm25_params
 from lexical.terms import query_terms
 from lexical.thesaurus import outside_topics_named
 from search.pipeline.fusion import reciprocal_rank_fusion
-from search.pipeline.precedents import question_precedents
+from search.pipeline.precedents import (
+    QuestionCloseness,
+    question_closeness,
+    question_precedents,
+)
 from search.pipeline.types import CitedChunk
 
 # A word in the section path ("Artikel 5:8 – Nachtdienst") says more than one in the running text.
@@ -46,6 +53,15 @@ PASSAGES_TABLE = "guidelines_guidelinechunk"
 # A unanimous vote of the closest judged questions for an article adds this share of the best fused
 # score to its passages (search.pipeline.precedents; chosen leave-one-writer-out, README).
 QUESTION_PRECEDENT_WEIGHT = 0.5
+# When the judged questions decide whether to answer (chosen leave-one-set-out on 360 judged questions,
+# every fold the same, README): answer a question of little word coverage when the judged questions
+# at least this close (cosine of character n-grams) give one of the best passages' places at least
+# this vote; abstain when the closest judged question is an unanswerable one at least this close.
+ANSWERED_PRECEDENT_MIN_SIMILARITY = 0.3
+ANSWERED_PRECEDENT_MIN_VOTE = 0.5
+UNANSWERABLE_PRECEDENT_MIN_SIMILARITY = 0.4
+# The best passages whose place a judged vote may vouch for.
+VOUCHED_PASSAGES = 3
 _ARTICLE_MENTION = re.compile(r"\bartikel\s+([0-9IVX]+[a-z]?(?:[.:][0-9]+[a-z]?)*)", re.IGNORECASE)
 
 _SQL = f"""
@@ -90,13 +106,19 @@ class PassageRetrieval:
     best_similarity: float = 0.0
     documents_considered: list[dict] = field(default_factory=list)  # best first; `chosen` ones were searched first
     uncovered_topics: list[str] = field(default_factory=list)  # subjects the question names and no best passage does
+    closeness: QuestionCloseness = field(default_factory=QuestionCloseness)  # to the closest judged questions
+    vouched: float = 0.0  # the judged questions' highest vote for the place of one of the best passages
 
     @property
     def answers_question(self) -> bool:
         """Whether anything in the corpus is about this question (otherwise the answer abstains)."""
-        return bool(self.passages) and not self.uncovered_topics and (
-            self.best_coverage >= settings.ANSWER_MIN_COVERAGE or self.best_similarity >= settings.ANSWER_MIN_SIMILARITY
-        )
+        if not self.passages or self.uncovered_topics:
+            return False
+        if self.closeness.unanswerable >= UNANSWERABLE_PRECEDENT_MIN_SIMILARITY and self.closeness.unanswerable > self.closeness.answered:
+            return False  # asked like a question judged unanswerable, more than like any answered one
+        if self.best_coverage >= settings.ANSWER_MIN_COVERAGE or self.best_similarity >= settings.ANSWER_MIN_SIMILARITY:
+            return True
+        return self.closeness.answered >= ANSWERED_PRECEDENT_MIN_SIMILARITY and self.vouched >= ANSWERED_PRECEDENT_MIN_VOTE
 
     def best(self, count: int) -> list[CitedChunk]:
         """The best passages, one per section, so an answer draws on more than one place."""
@@ -145,7 +167,8 @@ def passages_retrieve(question: str, *, limit: int = RETRIEVE_LIMIT, documents: 
             fused[chunk_id] *= ORIGINAL_SOURCE_BOOST  # the law itself before our summary of it
         if chunk.article and chunk.article.lower() in mentioned:
             fused[chunk_id] += 1.0
-    _with_question_precedents(fused, chunks, question_precedents(question, held_out_source=held_out_source).votes)
+    votes = question_precedents(question, held_out_source=held_out_source).votes
+    _with_question_precedents(fused, chunks, votes)
     in_order = [chunks[i] for i in sorted(fused, key=fused.get, reverse=True)]
     considered = documents_rank(in_order, fused, topic_match)
     if documents > 0:
@@ -154,13 +177,16 @@ def passages_retrieve(question: str, *, limit: int = RETRIEVE_LIMIT, documents: 
             entry["chosen"] = entry["document_title"] in chosen
         in_order = [p for p in in_order if p.document_title in chosen] + [p for p in in_order if p.document_title not in chosen]
     passages = _originals_before_summaries(in_order, embedding)
-    return PassageRetrieval(
+    retrieval = PassageRetrieval(
         passages=passages,
         best_coverage=max(float(row[10]) for row in rows),
         best_similarity=max(chunk.score for chunk in chunks.values()),
         documents_considered=considered,
         uncovered_topics=_uncovered_topics(question, passages[:OUTSIDE_TOPIC_PASSAGES]),
+        closeness=question_closeness(question, held_out_source=held_out_source),
     )
+    retrieval.vouched = max((votes.get((p.document_title, p.article), 0.0) for p in retrieval.best(VOUCHED_PASSAGES)), default=0.0)
+    return retrieval
 
 
 def _with_question_precedents(fused: dict[int, float], chunks: dict[int, CitedChunk], votes: dict) -> None:

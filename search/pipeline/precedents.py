@@ -9,7 +9,9 @@ negative when they keep it out of their top 3 (precedent_forbidden). Stage 2 add
 product's topical match (criteria.rank_criteria).
 
 Judged guideline questions (search.models.ReferenceQuestion) work the same way: the articles that
-answer the closest ones raise those passages (search.pipeline.passages).
+answer the closest ones raise those passages (search.pipeline.passages). The questions judged
+unanswerable (no place) form an index of their own: how close the nearest of them is, against the
+nearest answered one, helps decide whether the corpus answers a question at all.
 
 Leave-one-writer-out, two-stage nDCG@3 went from 0.742 to 0.846 on fourteen judged sets, and the
 right article among the first three citations from 0.53-0.64 to 0.78-0.82 on three sets of law
@@ -177,8 +179,9 @@ def _situations_build() -> PrecedentIndex:
     return PrecedentIndex(rows)
 
 
-def _questions_build() -> PrecedentIndex:
-    """Judged guideline questions; each place that answers one votes as "ideal"."""
+def _questions_build(*, answered: bool = True) -> PrecedentIndex:
+    """Judged guideline questions with a place, each place voting as "ideal"; with `answered` false,
+    those judged unanswerable (no place), which vote for nothing and only say how close they are."""
     places: dict[int, list[tuple[tuple[str, str], int]]] = defaultdict(list)
     for question_id, title, article in ReferenceQuestionPlace.objects.filter(question__is_active=True).values_list(
         "question_id", "document_title", "article"
@@ -187,14 +190,34 @@ def _questions_build() -> PrecedentIndex:
     rows = [
         _Row(source, text, tuple(places[question_id]))
         for question_id, source, text in ReferenceQuestion.objects.filter(is_active=True).order_by("id").values_list("id", "source", "text")
-        if places[question_id]
+        if bool(places[question_id]) == answered
     ]
     return PrecedentIndex(rows)
 
 
-_BUILDERS = {"situations": _situations_build, "questions": _questions_build}
+_BUILDERS = {
+    "situations": _situations_build,
+    "questions": _questions_build,
+    "unanswerable questions": lambda: _questions_build(answered=False),
+}
 
 
 def question_precedents(text: str, *, held_out_source: str = "") -> Precedents:
     """The places (document title, article) that answer the judged questions closest to `text`."""
     return precedent_index("questions").precedents(text, held_out_source=held_out_source)
+
+
+@dataclass(frozen=True)
+class QuestionCloseness:
+    """Cosine of a question with the closest judged question that has an answer, and with the closest
+    one judged unanswerable (0 when none shares a gram)."""
+
+    answered: float = 0.0
+    unanswerable: float = 0.0
+
+
+def question_closeness(text: str, *, held_out_source: str = "") -> QuestionCloseness:
+    def closest(kind: str) -> float:
+        return max(precedent_index(kind).similarities(text, held_out_source=held_out_source).values(), default=0.0)
+
+    return QuestionCloseness(answered=closest("questions"), unanswerable=closest("unanswerable questions"))

@@ -226,18 +226,19 @@ ARBOWET_SUMMARY = "Arbowet: zorgplicht, RI&E, deskundige bijstand en psychosocia
 def test_it_loads_judged_guideline_questions_and_refuses_a_place_without_an_article(tmp_path):
     lines = [
         {"id": "v-1", "query": "Wie mag preventiemedewerker zijn?", "expect": [{"doc": "Arbeidsomstandighedenwet", "art": ["13"]}]},
-        {"id": "v-2", "query": "Hoeveel vakantiedagen heb ik?", "expect": []},  # unanswerable: nothing to learn
+        {"id": "v-2", "query": "Hoeveel vakantiedagen heb ik?", "expect": []},  # unanswerable: kept without a place
     ]
     report = reference_questions_load(path=_write(tmp_path, "wetvragen", lines))
-    assert (report.created, report.unchanged) == (1, 0)
-    question = ReferenceQuestion.objects.get(source="wetvragen")
-    assert list(question.places.values_list("document_title", "article")) == [("Arbeidsomstandighedenwet", "13")]
-    assert reference_questions_load(path=_write(tmp_path, "wetvragen", lines)).unchanged == 1
+    assert (report.created, report.unchanged) == (2, 0)
+    answered = ReferenceQuestion.objects.get(source="wetvragen", external_id="v-1")
+    assert list(answered.places.values_list("document_title", "article")) == [("Arbeidsomstandighedenwet", "13")]
+    assert not ReferenceQuestion.objects.get(source="wetvragen", external_id="v-2").places.exists()
+    assert reference_questions_load(path=_write(tmp_path, "wetvragen", lines)).unchanged == 2
 
     lines.append({"id": "v-3", "query": "Wat zegt de wet?", "expect": [{"doc": "Arbeidsomstandighedenwet", "art": []}]})
     with pytest.raises(ReferenceLoadError, match="v-3: geen artikel"):
         reference_questions_load(path=_write(tmp_path, "wetvragen", lines))
-    assert ReferenceQuestion.objects.filter(source="wetvragen").count() == 1
+    assert ReferenceQuestion.objects.filter(source="wetvragen").count() == 2
 
 
 @pytest.mark.django_db
@@ -269,6 +270,35 @@ def test_it_never_answers_a_question_the_corpus_cannot_answer_because_a_judged_o
 
 
 @pytest.mark.django_db
+def test_it_answers_an_everyday_question_when_the_closest_judged_questions_vouch_for_a_cited_place(fresh_precedent_index):
+    question = "Wat moet ik als baas regelen voor de mensen die het ongeluk hebben meegemaakt?"
+    before = passages_retrieve(question)
+    assert before.passages and not before.answers_question
+    place = next(p for p in before.best(3) if p.article)  # a vote names an article
+    judged = ReferenceQuestion.objects.create(source="proef", external_id="1", text="Wat moet ik als baas regelen voor mensen die een ongeluk meemaakten")
+    ReferenceQuestionPlace.objects.create(question=judged, document_title=place.document_title, article=place.article)
+    precedents_module._cached.clear()
+
+    after = passages_retrieve(question)
+    assert after.vouched >= 0.5 and after.closeness.answered >= 0.3
+    assert after.answers_question
+    assert not passages_retrieve(question, held_out_source="proef").answers_question
+
+
+@pytest.mark.django_db
+def test_it_abstains_when_the_closest_judged_question_is_one_the_corpus_cannot_answer(fresh_precedent_index):
+    question = "Hoe lang mag een werknemer met rugklachten achter elkaar tillen?"
+    assert passages_retrieve(question).answers_question
+    ReferenceQuestion.objects.create(source="proef", external_id="1", text="Hoe lang mag een werknemer met rugklachten achter elkaar tillen")
+    precedents_module._cached.clear()
+
+    closer = passages_retrieve(question)
+    assert closer.closeness.unanswerable > closer.closeness.answered
+    assert not closer.answers_question
+    assert passages_retrieve(question, held_out_source="proef").answers_question
+
+
+@pytest.mark.django_db
 def test_it_lets_an_admin_curate_judged_questions_with_their_places(client, staff):
     client.force_login(staff)
     listing = client.get("/admin/search/referencequestion/?source=law_questions_heldout2")
@@ -276,6 +306,8 @@ def test_it_lets_an_admin_curate_judged_questions_with_their_places(client, staf
     question = ReferenceQuestion.objects.get(source="law_questions_heldout2", external_id="h2q-01")
     page = client.get(f"/admin/search/referencequestion/{question.id}/change/").content.decode()
     assert "Vindplaatsen" in page and 'value="Arbeidsomstandighedenwet"' in page
+    unanswerable = client.get("/admin/search/referencequestion/?source=unanswerable_questions").content.decode()
+    assert "uq-01" in unanswerable and "geen: niet te beantwoorden uit het corpus" in unanswerable
 
 
 @pytest.mark.django_db

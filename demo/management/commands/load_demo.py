@@ -36,8 +36,11 @@ CORPUS_DIR = DEMO_DATA / "corpus"
 REFERENCE_SETS = sorted((settings.BASE_DIR / "search" / "eval").glob("judged_situations*.jsonl")) + [
     settings.BASE_DIR / "search" / "eval" / "short_phrasings.jsonl"
 ]
-# The judged law questions: their articles count only once those laws are ingested (ingest_guidelines).
-REFERENCE_QUESTION_SETS = sorted((settings.BASE_DIR / "search" / "eval").glob("law_questions*.jsonl"))
+# The judged law questions, and those on the edge of the corpus or outside it: their articles count only
+# once those laws are ingested (ingest_guidelines); the unanswerable ones count at once.
+REFERENCE_QUESTION_SETS = sorted((settings.BASE_DIR / "search" / "eval").glob("law_questions*.jsonl")) + [
+    settings.BASE_DIR / "search" / "eval" / name for name in ("guideline_boundary_questions.jsonl", "unanswerable_questions.jsonl")
+]
 
 
 class Command(BaseCommand):
