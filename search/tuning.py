@@ -2,7 +2,7 @@
 honestly whether it generalises.
 
 Trials: the active parameters; then each multiplicative rule of impact switched off (timing, reach,
-audience mismatch) and all of them at once, so every rule must show it earns its place; then random
+audience mismatch, body region) and all of them at once, so every rule must show it earns its place; then random
 variations that change a handful of the influential parameters, by up to ±50 % or, for a share in
 [0, 1], half of the time anywhere in [0, 1] (a local search alone never finds that a rule is better
 off). Each trial is measured once per judged situation (nDCG@3) and once per voted search
@@ -30,13 +30,14 @@ TUNABLE = (
     "topical_gate_floor", "fit_audience", "fit_suitability", "speed_weight", "speed_weight_urgent",
     "guideline_strength_span", "before_window", "past_window_start", "unknown_phase", "prevention_absence_product",
     "mismatch_roles_and_sectors", "mismatch_roles", "widened_topical", "guideline_uncited",
-    "precedent_weight", "precedent_forbidden",
+    "precedent_weight", "precedent_forbidden", "mismatch_body_region",
 )
 # Each rule that multiplies impact, at the value that switches it off.
 RULES_OFF = {
     "timing": {"impact_suitability_floor": 1.0},
     "reach": {"reach_floor": 1.0},
     "audience mismatch": {"mismatch_roles_and_sectors": 1.0, "mismatch_roles": 1.0},
+    "body region": {"mismatch_body_region": 1.0},
 }
 UNIT_INTERVAL = {name for name in TUNABLE if name not in ("guideline_strength_span", "precedent_weight", "precedent_forbidden")}
 # How much the votes count next to the judged set when a trial is chosen: half, so a few specialists'

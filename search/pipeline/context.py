@@ -9,6 +9,7 @@ import functools
 import re
 from dataclasses import asdict, dataclass, field
 
+from search.pipeline.body_regions import body_regions_named
 from search.pipeline.budget import budget_from_field, budget_from_text, format_eur
 
 NUMBER_WORDS = {
@@ -215,6 +216,7 @@ class SituationContext:
     urgent: bool = False  # a crisis or an incident: help that can start at once counts more
     absence_pattern: str = ""  # "frequent" (many short absences) or "terugval" (relapse), else ""
     budget_eur: int | None = None
+    body_regions: list[str] = field(default_factory=list)  # search.pipeline.body_regions
 
     def as_dict(self) -> dict:
         return asdict(self)
@@ -357,6 +359,7 @@ def context_extract(text: str, *, role: str = "", sector: str = "", duration: st
     elif RELAPSE_CUES.search(present):
         context.absence_pattern = "terugval"
     context.urgent = bool(URGENT_CUES.search(text))
+    context.body_regions = body_regions_named(text)
     weeks = parse_duration_field(duration) if duration else None
     if weeks is None:
         weeks = _absence_duration(absence_text)

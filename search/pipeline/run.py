@@ -11,6 +11,7 @@ from catalog.models import UNUSED_IN_PYTHON, Audience, Category, Product
 from embeddings.selectors import query_embedding
 from lexical.terms import prefix_stems
 from lexical.thesaurus import expansion_terms
+from search.pipeline.body_regions import on_other_body_regions
 from search.pipeline.budget import over_budget_note, within_budget
 from search.pipeline.context import SituationContext, context_extract
 from search.pipeline.evidence import choose_citations, evidence_for_products
@@ -127,7 +128,8 @@ def search_run(request: SearchRequest, *, params: RankingParameters | None = Non
     ]
     evidence = evidence_for_products(product_ids=[s.product.id for s in scored], embedding=embedding) if scored else {}
     for item in scored:
-        item.citations = choose_citations(evidence.get(item.product.id, []), threshold=settings.CITATION_MIN_SCORE)
+        backing = [c for c in evidence.get(item.product.id, []) if not on_other_body_regions(f"{c.document_title} {c.section}", context.body_regions)]
+        item.citations = choose_citations(backing, threshold=settings.CITATION_MIN_SCORE)
 
     if request.mode == "two-stage" and scored:
         ranker, fallback_reason = select_ranker()

@@ -12,6 +12,7 @@ Each score is a small rule over product metadata, the situation and the guidelin
 """
 
 from catalog.models import Audience, Category, Delivery, Phase, Product
+from search.pipeline.body_regions import product_body_regions
 from search.pipeline.context import SituationContext, catalog_tag_labels, format_weeks
 from search.pipeline.ranking.parameters import AUDIENCE_FIT, DEFAULT, RankingParameters
 from search.pipeline.types import Scored, clamp
@@ -82,6 +83,14 @@ def audience_mismatch(product: Product, context: SituationContext, p: RankingPar
     return p.mismatch_roles if roles_other else 1.0
 
 
+def body_region_mismatch(product: Product, context: SituationContext, p: RankingParameters = DEFAULT) -> float:
+    """Impact damping for a product named after body regions the situation does not name (and names others)."""
+    regions = product_body_regions(product.name)
+    if not regions or not context.body_regions or set(regions) & set(context.body_regions):
+        return 1.0
+    return p.mismatch_body_region
+
+
 def audience_fit(product: Product, context: SituationContext, p: RankingParameters = DEFAULT) -> float:
     """How well who the product is for (employee, manager, team, organisation) matches who the question is about."""
     if context.subject == "werknemer" and product.audience == Audience.LEIDINGGEVENDE and "leidinggevende" in context.roles:
@@ -123,7 +132,7 @@ def rank_criteria(
         timing = p.impact_suitability_floor + (1 - p.impact_suitability_floor) * suitability
         vote = item.precedent if suitability > p.precedent_min_suitability else min(item.precedent, 0.0)
         addresses = item.topical + p.precedent_weight * vote
-        impact = clamp(addresses * timing * reach * audience_mismatch(product, context, p))
+        impact = clamp(addresses * timing * reach * audience_mismatch(product, context, p) * body_region_mismatch(product, context, p))
         # Fit, backing and feasibility only count as far as the product addresses this problem at this
         # stage: a quick, well-fitting intervention for something else (or for later) is not a good pick.
         relevance_gate = p.topical_gate_floor + (1 - p.topical_gate_floor) * impact

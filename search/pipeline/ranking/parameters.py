@@ -98,6 +98,7 @@ class RankingParameters:
     tag_other: float = 0.2  # the product names only other roles or sectors
     mismatch_roles_and_sectors: float = 0.45  # impact and fit damping when both roles and sectors are others'
     mismatch_roles: float = 0.85  # when only the roles are others'
+    mismatch_body_region: float = 0.5  # impact damping for a product named after other body regions than the situation's (README: 25 -> 22 forbidden)
     home_worker_online: float = 1.0
     home_worker_hybrid: float = 0.9
     home_worker_on_site: float = 0.6
