@@ -34,4 +34,9 @@ app.conf.beat_schedule = {
         "task": "catalog.tasks.recheck_broken_product_urls",
         "schedule": crontab(hour=4, minute=15, day_of_week="sunday"),
     },
+    # Judged situations, votes and the catalog change during the day; a nightly replay keeps acceptance current.
+    "calibrate-product-acceptance-nightly": {
+        "task": "search.tasks.calibrate_product_acceptance",
+        "schedule": crontab(hour=2, minute=30),
+    },
 }

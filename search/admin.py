@@ -7,6 +7,7 @@ from search.models import (
     ApiToken,
     Citation,
     FeedbackVote,
+    ProductAcceptance,
     RankingParameterSet,
     Recommendation,
     ReferenceJudgement,
@@ -186,3 +187,18 @@ class ReferenceQuestionAdmin(admin.ModelAdmin):
     @admin.display(description="vraag")
     def short_text(self, question: ReferenceQuestion) -> str:
         return question.text[:100]
+
+
+@admin.register(ProductAcceptance)
+class ProductAcceptanceAdmin(admin.ModelAdmin):
+    """Read-only: `calibrate_acceptance` (and the nightly task) write these counts by replaying the judged situations."""
+
+    list_display = ("product", "source", "shown", "accepted", "computed_at")
+    list_filter = ("source",)
+    search_fields = ("product__name", "source")
+
+    def has_add_permission(self, request) -> bool:
+        return False
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        return False

@@ -277,3 +277,32 @@ class ReferenceQuestionPlace(models.Model):
 
     def __str__(self) -> str:
         return f"{self.document_title}, artikel {self.article}"
+
+
+class ProductAcceptance(models.Model):
+    """How often the specialists of one judged set accepted a product when the ranking showed it.
+
+    `calibrate_acceptance` replays every judged situation (without its own set's examples) and counts,
+    per product and set, the top-3 places it got and how many of those the set judged suitable. A
+    product shown far more often than it is chosen (a broad one that matches many words) then counts
+    a little less in impact; one that is nearly always right when shown, a little more
+    (search.pipeline.acceptance).
+    """
+
+    product = models.ForeignKey(Product, on_delete=models.CASCADE, related_name="acceptance", verbose_name="product")
+    source = models.CharField("bron", max_length=100, help_text="De beoordeelde set waarvan de situaties zijn nagespeeld.")
+    shown = models.PositiveIntegerField("in de top 3")
+    accepted = models.PositiveIntegerField("daarvan passend")
+    computed_at = models.DateTimeField("berekend", auto_now=True)
+
+    class Meta:
+        verbose_name = "acceptatie van een product"
+        verbose_name_plural = "acceptatie per product"
+        ordering = ["product__name", "source"]
+        constraints = [
+            models.UniqueConstraint(fields=["product", "source"], name="acceptance_unique_product_source"),
+            models.CheckConstraint(condition=models.Q(accepted__lte=models.F("shown")), name="acceptance_at_most_shown"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.product} in {self.source}: {self.accepted}/{self.shown}"

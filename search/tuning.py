@@ -30,7 +30,7 @@ TUNABLE = (
     "topical_gate_floor", "fit_audience", "fit_suitability", "speed_weight", "speed_weight_urgent",
     "guideline_strength_span", "before_window", "past_window_start", "unknown_phase", "prevention_absence_product",
     "mismatch_roles_and_sectors", "mismatch_roles", "widened_topical", "guideline_uncited",
-    "precedent_weight", "precedent_forbidden", "mismatch_body_region",
+    "precedent_weight", "precedent_forbidden", "mismatch_body_region", "acceptance_weight",
 )
 # Each rule that multiplies impact, at the value that switches it off.
 RULES_OFF = {

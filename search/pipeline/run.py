@@ -11,6 +11,7 @@ from catalog.models import UNUSED_IN_PYTHON, Audience, Category, Product
 from embeddings.selectors import query_embedding
 from lexical.terms import prefix_stems
 from lexical.thesaurus import expansion_terms
+from search.pipeline.acceptance import acceptance_deviations, with_acceptance
 from search.pipeline.body_regions import on_other_body_regions
 from search.pipeline.budget import over_budget_note, within_budget
 from search.pipeline.context import SituationContext, context_extract
@@ -113,6 +114,8 @@ def search_run(request: SearchRequest, *, params: RankingParameters | None = Non
     strong_count = len(strong_ids)
     products = Product.objects.defer(*UNUSED_IN_PYTHON).in_bulk([c.product_id for c in pool])
     topical = topical_scores(pool, floor=settings.SEARCH_SIMILARITY_FLOOR, p=params)
+    if request.mode == "two-stage" and in_domain:
+        topical = with_acceptance(topical, acceptance_deviations(held_out_source=request.held_out_source, p=params), params)
     own_words, synonyms = prefix_stems(query), prefix_stems(" ".join(expansion_terms(query)))
     scored = [
         Scored(

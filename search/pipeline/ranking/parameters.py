@@ -54,6 +54,9 @@ class RankingParameters:
     # The votes come from situations in other phases too: a product this badly timed here (a prevention
     # workshop for someone absent for months) gets no vote for it, only against.
     precedent_min_suitability: float = 0.15
+    # --- acceptance: how often the judged sets chose a product when the ranking showed it (search.pipeline.acceptance) ---
+    acceptance_weight: float = 0.4  # share of the acceptance deviation added to the topical match (0.3-0.5 level held out, README)
+    acceptance_pseudo_count: float = 10.0  # top-3 places of average acceptance every product starts with, so a rare one moves little
 
     # --- phase suitability (0..1): does the product's absence window suit the situation? ---
     at_work_product_when_absent: float = 0.1  # a product for people still working, for someone absent N weeks

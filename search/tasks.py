@@ -1,0 +1,13 @@
+"""Celery tasks of the search app; each is idempotent, so a redelivered message does no harm."""
+
+from celery import shared_task
+
+from jobs.retry import RETRY_POLICY
+from search.product_acceptance import product_acceptance_refresh
+
+
+@shared_task(**RETRY_POLICY)
+def calibrate_product_acceptance() -> dict:
+    """Replay every judged situation and store how often each product was accepted when shown."""
+    result = product_acceptance_refresh()
+    return {"situations": result.situations, "sources": result.sources, "rows": result.rows}
