@@ -52,7 +52,22 @@ def validate_query(query: str) -> str:
         raise SearchInputError(f"De beschrijving is te lang ({len(query)} tekens); gebruik maximaal {MAX_QUERY_LENGTH} tekens.")
     if _CONTROL.search(query):
         raise SearchInputError("De beschrijving bevat onzichtbare stuurtekens; plak de tekst opnieuw als platte tekst.")
-    return query
+    return without_caps_lock(query)
+
+
+# A text typed with caps lock on reads as a row of abbreviations, and the embedding model is case
+# sensitive: "ZE IS OOK LICHAMELIJK TOTAAL OP" found nothing where the same words in lower case did.
+# A short all-caps input ("RSI", "PTSS") is left alone: that is how abbreviations are written.
+CAPS_LOCK_MIN_LETTERS = 12
+CAPS_LOCK_SHARE = 0.8
+
+
+def without_caps_lock(text: str) -> str:
+    """The text in lower case when nearly all of its letters are capitals, else unchanged."""
+    letters = [c for c in text if c.isalpha()]
+    if len(letters) >= CAPS_LOCK_MIN_LETTERS and sum(c.isupper() for c in letters) >= CAPS_LOCK_SHARE * len(letters):
+        return text.lower()
+    return text
 
 
 def validate_request(request: SearchRequest) -> None:

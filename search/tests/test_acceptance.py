@@ -76,3 +76,12 @@ def test_it_shows_admins_the_acceptance_counts_without_letting_them_edit_them(cl
     page = client.get("/admin/search/productacceptance/").content.decode()
     assert "Coaching" in page and "proef" in page
     assert client.get("/admin/search/productacceptance/add/").status_code == 403
+
+
+def test_it_recalibrates_every_night_with_a_registered_task():
+    from evi_site.celery import app
+
+    entry = app.conf.beat_schedule["calibrate-product-acceptance-nightly"]
+    assert entry["task"] == "search.tasks.calibrate_product_acceptance"
+    app.loader.import_default_modules()
+    assert entry["task"] in app.tasks

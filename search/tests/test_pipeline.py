@@ -7,7 +7,7 @@ from search.pipeline.canonical import canonicalise
 from search.pipeline.errors import SearchInputError
 from search.pipeline.feedback import multiplier_from_votes
 from search.pipeline.links import BROKEN_NOTE, display_link
-from search.pipeline.request import SearchRequest
+from search.pipeline.request import SearchRequest, validate_query
 from search.pipeline.retrieval import Candidate, fuse
 from search.pipeline.run import FEW_RESULTS_NOTE, NO_RESULTS_MESSAGE, search_run
 from search.pipeline.types import WEIGHTS, relevance_of
@@ -195,3 +195,24 @@ def test_it_counts_a_product_as_evidence_on_the_words_any_product_could_match(se
     assert strong_ids([diluted]) == set()
     diluted.matchable_coverage = 0.55
     assert strong_ids([diluted]) == {1}
+
+
+@pytest.mark.parametrize(
+    ("typed", "read"),
+    [
+        ("IC-VERPLEEGKUNDIGE ZIT SINDS VIER MAANDEN THUIS", "ic-verpleegkundige zit sinds vier maanden thuis"),
+        ("RSI", "RSI"),  # an abbreviation, not caps lock
+        ("PTSS na overval", "PTSS na overval"),
+        ("Werknemer met RSI en PTSS", "Werknemer met RSI en PTSS"),
+    ],
+)
+def test_it_reads_a_situation_typed_with_caps_lock_in_lower_case(typed, read):
+    assert validate_query(typed) == read
+
+
+@pytest.mark.django_db
+def test_it_finds_the_same_interventions_for_a_situation_typed_in_capitals():
+    text = "IC-verpleegkundige zit sinds vier maanden thuis met een burn-out, het herstel stagneert en ze is ook lichamelijk totaal op"
+    shouted = search_run(SearchRequest(query=text.upper(), top_k=3)).recommendations
+    assert shouted
+    assert [item.product.name for item in shouted] == [item.product.name for item in search_run(SearchRequest(query=text, top_k=3)).recommendations]

@@ -312,7 +312,7 @@ def test_it_lets_an_admin_curate_judged_questions_with_their_places(client, staf
 
 @pytest.mark.django_db
 def test_it_does_not_quote_the_specialists_own_words_back_as_a_similar_situation(fresh_precedent_index):
-    query = "Werknemer met burn-out klachten, 6 maanden verzuim, management functie"  # a judged situation itself
+    query = "IC-verpleegkundige zit sinds vier maanden thuis met een burn-out, het herstel stagneert en ze is ook lichamelijk totaal op"  # judged_situations j-01 itself
     outcome = search_run(SearchRequest(query=query.upper() + "  "))
     chosen = [item for item in outcome.recommendations if item.precedent >= 0.25]
     assert chosen

@@ -1,6 +1,6 @@
 """manage.py calibrate_acceptance [--background]: how often the judged sets accept each product when it is shown."""
 
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import BaseCommand
 from tqdm import tqdm
 
 from jobs.queue import enqueue
@@ -15,12 +15,12 @@ class Command(BaseCommand):
     )
 
     def add_arguments(self, parser):
-        parser.add_argument("--background", action="store_true", help="Door de Celery-worker laten doen.")
+        parser.add_argument("--background", action="store_true", help="Door de Celery-worker laten doen (zonder wachtrij: meteen hier).")
 
     def handle(self, *args, **options):
         if options["background"]:
-            if enqueue(calibrate_product_acceptance, run_here_if_broker_down=False) is None:
-                raise CommandError("De takenwachtrij (Redis) is niet bereikbaar; draai het commando zonder --background.")
+            # Without a broker the task runs here and now (as reindex_embeddings does): slower, never lost.
+            enqueue(calibrate_product_acceptance)
             self.stdout.write("Acceptatie per product wordt op de achtergrond berekend (Celery-worker).")
             return
         with tqdm(total=0, desc="Situaties", unit="situatie", disable=options["verbosity"] == 0) as bar:
