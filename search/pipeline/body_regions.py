@@ -30,20 +30,15 @@ def body_regions_named(text: str) -> list[str]:
     return [region for region, pattern in REGION_PATTERNS if pattern.search(text)]
 
 
-@functools.lru_cache(maxsize=1024)
-def product_body_regions(name: str) -> tuple[str, ...]:
-    """The regions a product's name names: only a name says the product is for those regions alone
-    (descriptions and problem areas list examples)."""
-    return tuple(body_regions_named(name))
-
-
 @functools.lru_cache(maxsize=4096)
-def _place_regions(place: str) -> tuple[str, ...]:
-    return tuple(body_regions_named(place))
+def label_body_regions(label: str) -> tuple[str, ...]:
+    """The regions a fixed label names: a product's name (only a name says the product is for those
+    regions alone; descriptions and problem areas list examples) or a guideline's title and section."""
+    return tuple(body_regions_named(label))
 
 
 def on_other_body_regions(place: str, regions: list[str]) -> bool:
     """Whether a guideline place (title and section) is about other body regions than the situation's: the
     arm, neck and shoulder guideline does not back a track for knee complaints."""
-    named = _place_regions(place)
+    named = label_body_regions(place)
     return bool(regions and named and not set(named) & set(regions))

@@ -30,11 +30,7 @@ from lexical.sql import TERMS_CTE, FieldWeights, bm25_cte, bm25_params
 from lexical.terms import query_terms
 from lexical.thesaurus import outside_topics_named
 from search.pipeline.fusion import reciprocal_rank_fusion
-from search.pipeline.precedents import (
-    QuestionCloseness,
-    question_closeness,
-    question_precedents,
-)
+from search.pipeline.precedents import question_precedents, unanswerable_closeness
 from search.pipeline.types import CitedChunk
 
 # A word in the section path ("Artikel 5:8 – Nachtdienst") says more than one in the running text.
@@ -95,6 +91,15 @@ JOIN guidelines_guidelinedocument d ON d.id = c.document_id
 WHERE NOT d.is_summary AND (d.source, c.article) IN (SELECT * FROM unnest(%(sources)s::text[], %(articles)s::text[]))
 ORDER BY d.source, c.article, c.embedding <=> %(vec)s::vector
 """
+
+
+@dataclass(frozen=True)
+class QuestionCloseness:
+    """Cosine of a question with the closest judged question that has an answer, and with the closest
+    one judged unanswerable (0 when none shares a gram)."""
+
+    answered: float = 0.0
+    unanswerable: float = 0.0
 
 
 @dataclass
@@ -167,7 +172,8 @@ def passages_retrieve(question: str, *, limit: int = RETRIEVE_LIMIT, documents: 
             fused[chunk_id] *= ORIGINAL_SOURCE_BOOST  # the law itself before our summary of it
         if chunk.article and chunk.article.lower() in mentioned:
             fused[chunk_id] += 1.0
-    votes = question_precedents(question, held_out_source=held_out_source).votes
+    precedents = question_precedents(question, held_out_source=held_out_source)
+    votes = precedents.votes
     _with_question_precedents(fused, chunks, votes)
     in_order = [chunks[i] for i in sorted(fused, key=fused.get, reverse=True)]
     considered = documents_rank(in_order, fused, topic_match)
@@ -183,7 +189,7 @@ def passages_retrieve(question: str, *, limit: int = RETRIEVE_LIMIT, documents: 
         best_similarity=max(chunk.score for chunk in chunks.values()),
         documents_considered=considered,
         uncovered_topics=_uncovered_topics(question, passages[:OUTSIDE_TOPIC_PASSAGES]),
-        closeness=question_closeness(question, held_out_source=held_out_source),
+        closeness=QuestionCloseness(precedents.closest, unanswerable_closeness(question, held_out_source=held_out_source)),
     )
     retrieval.vouched = max((votes.get((p.document_title, p.article), 0.0) for p in retrieval.best(VOUCHED_PASSAGES)), default=0.0)
     return retrieval

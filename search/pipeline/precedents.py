@@ -48,6 +48,7 @@ EXAMPLES_PER_PRODUCT = 2
 class Precedents:
     votes: dict = field(default_factory=dict)  # product id (or a question's place) -> vote, 1 when all close ones chose it ideal
     examples: dict = field(default_factory=dict)  # the same keys -> close situations that chose it
+    closest: float = 0.0  # cosine with the closest judged situation (or question), whether or not it votes
 
 
 @dataclass(frozen=True)
@@ -103,7 +104,7 @@ class PrecedentIndex:
         scores = self.similarities(text, held_out_source=held_out_source)
         closest = sorted(scores.items(), key=lambda item: (-item[1], item[0]))[: int(p.precedent_neighbours)]
         if not closest or closest[0][1] < p.precedent_min_similarity:
-            return Precedents()
+            return Precedents(closest=closest[0][1] if closest else 0.0)
         best = closest[0][1]
         votes: dict[int, float] = defaultdict(float)
         examples: dict[int, list[str]] = defaultdict(list)
@@ -119,7 +120,7 @@ class PrecedentIndex:
                     examples[product_id].append(row.text)
         # Situations far less alike than the closest add nothing that survives rounding: no vote.
         rounded = {pid: round(vote / total, 4) for pid, vote in votes.items()}
-        return Precedents({pid: vote for pid, vote in rounded.items() if vote}, dict(examples))
+        return Precedents({pid: vote for pid, vote in rounded.items() if vote}, dict(examples), best)
 
 
 def same_text(a: str, b: str) -> bool:
@@ -207,17 +208,6 @@ def question_precedents(text: str, *, held_out_source: str = "") -> Precedents:
     return precedent_index("questions").precedents(text, held_out_source=held_out_source)
 
 
-@dataclass(frozen=True)
-class QuestionCloseness:
-    """Cosine of a question with the closest judged question that has an answer, and with the closest
-    one judged unanswerable (0 when none shares a gram)."""
-
-    answered: float = 0.0
-    unanswerable: float = 0.0
-
-
-def question_closeness(text: str, *, held_out_source: str = "") -> QuestionCloseness:
-    def closest(kind: str) -> float:
-        return max(precedent_index(kind).similarities(text, held_out_source=held_out_source).values(), default=0.0)
-
-    return QuestionCloseness(answered=closest("questions"), unanswerable=closest("unanswerable questions"))
+def unanswerable_closeness(text: str, *, held_out_source: str = "") -> float:
+    """Cosine of a question with the closest judged question the corpus cannot answer (0 when none shares a gram)."""
+    return max(precedent_index("unanswerable questions").similarities(text, held_out_source=held_out_source).values(), default=0.0)

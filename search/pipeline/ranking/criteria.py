@@ -12,7 +12,7 @@ Each score is a small rule over product metadata, the situation and the guidelin
 """
 
 from catalog.models import Audience, Category, Delivery, Phase, Product
-from search.pipeline.body_regions import product_body_regions
+from search.pipeline.body_regions import label_body_regions
 from search.pipeline.context import SituationContext, catalog_tag_labels, format_weeks
 from search.pipeline.ranking.parameters import AUDIENCE_FIT, DEFAULT, RankingParameters
 from search.pipeline.types import Scored, clamp
@@ -85,7 +85,7 @@ def audience_mismatch(product: Product, context: SituationContext, p: RankingPar
 
 def body_region_mismatch(product: Product, context: SituationContext, p: RankingParameters = DEFAULT) -> float:
     """Impact damping for a product named after body regions the situation does not name (and names others)."""
-    regions = product_body_regions(product.name)
+    regions = label_body_regions(product.name)
     if not regions or not context.body_regions or set(regions) & set(context.body_regions):
         return 1.0
     return p.mismatch_body_region
