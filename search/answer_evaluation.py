@@ -26,8 +26,8 @@ class ExpectedPlace:
     def matches(self, citation: CitedChunk) -> bool:
         if citation.document_title != self.document:
             return False
-        article_ok = citation.article in self.articles or any(
-            not citation.article and citation.section.startswith(label) for label in self.articles
+        article_ok = any(
+            label in citation.places or (not citation.article and citation.section.startswith(label)) for label in self.articles
         )
         return article_ok and (not self.sections or any(part in citation.section for part in self.sections))
 

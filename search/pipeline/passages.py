@@ -191,7 +191,7 @@ def passages_retrieve(question: str, *, limit: int = RETRIEVE_LIMIT, documents: 
         uncovered_topics=_uncovered_topics(question, passages[:OUTSIDE_TOPIC_PASSAGES]),
         closeness=QuestionCloseness(precedents.closest, unanswerable_closeness(question, held_out_source=held_out_source)),
     )
-    retrieval.vouched = max((votes.get((p.document_title, p.article), 0.0) for p in retrieval.best(VOUCHED_PASSAGES)), default=0.0)
+    retrieval.vouched = max((_place_vote(votes, p) for p in retrieval.best(VOUCHED_PASSAGES)), default=0.0)
     return retrieval
 
 
@@ -202,9 +202,14 @@ def _with_question_precedents(fused: dict[int, float], chunks: dict[int, CitedCh
         return
     best = max(fused.values())
     for chunk_id, chunk in chunks.items():
-        vote = votes.get((chunk.document_title, chunk.article))
+        vote = _place_vote(votes, chunk)
         if vote:
             fused[chunk_id] += QUESTION_PRECEDENT_WEIGHT * vote * best
+
+
+def _place_vote(votes: dict, passage: CitedChunk) -> float:
+    """The judged questions' vote for where this passage stands (its article, or its appendix chapter)."""
+    return max((votes.get((passage.document_title, place), 0.0) for place in passage.places), default=0.0)
 
 
 def _uncovered_topics(question: str, best: list[CitedChunk]) -> list[str]:

@@ -1,11 +1,15 @@
 """Values passed between pipeline stages."""
 
 import hashlib
+import re
 from dataclasses import dataclass, field
 from datetime import datetime
 
 from catalog.models import Product
 from search.pipeline.score_criteria import WEIGHTS
+
+# A numbered chapter in a section path: "9 – Re-integratieverplichtingen …" or a bare "7.4".
+_NUMBERED_PART = re.compile(r"^(\d+(?:\.\d+)*)(?:\s+–\s|$)")
 
 
 def relevance_of(scores: dict[str, float]) -> float:
@@ -42,6 +46,14 @@ class CitedChunk:
     def __post_init__(self) -> None:
         if self.content and not self.content_sha256:
             self.content_sha256 = passage_sha256(self.content)
+
+    @property
+    def places(self) -> tuple[str, ...]:
+        """How a specialist names where this passage stands: its article, or, in an appendix without
+        article numbers (the UWV assessment framework), its numbered chapters ("9", "7.4")."""
+        if self.article:
+            return (self.article,)
+        return tuple(m.group(1) for part in self.section.split(" > ") if (m := _NUMBERED_PART.match(part.strip())))
 
 
 def passage_sha256(text: str) -> str:

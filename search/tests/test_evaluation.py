@@ -54,6 +54,19 @@ def test_it_counts_a_question_as_cited_only_when_every_expected_place_is_among_t
     assert first_hit(JudgedQuestion("q", "vraag", [ExpectedPlace("Beleid B", ("Bijlage",), ("Verzuimbegeleiding",))]), cited) is None
 
 
+def test_it_counts_an_appendix_chapter_named_by_its_number_as_its_place():
+    from search.answer_evaluation import ExpectedPlace, JudgedQuestion, first_hit
+    from search.pipeline.types import CitedChunk
+
+    casemanager = CitedChunk(1, "Beleid B", "", "Bijlage – Kader > 6 – Rol van dienstverleners > Casemanager", "", 0.5)
+    medical = CitedChunk(2, "Beleid B", "", "Bijlage – Kader > 7 – Medische aspecten > 7.4 > Relatie", "", 0.5)
+    article = CitedChunk(3, "Beleid B", "", "Artikel 2", "", 0.5, "", "2")
+    assert [c.places for c in (casemanager, medical, article)] == [("6",), ("7", "7.4"), ("2",)]
+    assert first_hit(JudgedQuestion("q", "vraag", [ExpectedPlace("Beleid B", ("6",))]), [article, casemanager]) == 2
+    assert first_hit(JudgedQuestion("q", "vraag", [ExpectedPlace("Beleid B", ("7.4",))]), [casemanager, article]) is None
+    assert first_hit(JudgedQuestion("q", "vraag", [ExpectedPlace("Beleid B", ("7.4",))]), [medical]) == 1
+
+
 def test_it_reports_answer_quality_and_abstention_from_the_command(tmp_path):
     import json
 

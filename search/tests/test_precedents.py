@@ -319,3 +319,28 @@ def test_it_does_not_quote_the_specialists_own_words_back_as_a_similar_situation
     for item in chosen:
         assert all(not same_text(example, query) for example in item.precedent_examples)
         assert "zoals „" in item.reasoning or "precies deze situatie" in item.reasoning
+
+
+@pytest.mark.django_db
+def test_it_lets_a_judged_question_name_an_appendix_chapter_by_its_number(fresh_precedent_index, tmp_path):
+    from django.core.management import call_command
+
+    ReferenceQuestion.objects.all().delete()
+    framework = tmp_path / "kader.md"
+    framework.write_text(
+        "## Proefkader re-integratie\n\n### Artikel 1\n\nDe bijlage is het kader.\n\n### Bijlage\n\n"
+        "### 6 \n\n####Rol van dienstverleners\n\nDe casemanager en de arbodienst ondersteunen bij de re-integratie van de zieke werknemer.\n\n"
+        "### 9 \n\n####Verplichtingen\n\nDe werkgever zoekt passend werk voor de zieke werknemer, ook bij een andere werkgever.\n",
+        encoding="utf-8",
+    )
+    call_command("ingest_guidelines", str(framework), "--title", "Proefkader", "--source", "Proef", verbosity=0)
+    question = "Wat doet de casemanager bij de re-integratie van een zieke werknemer?"
+    retrieval = passages_retrieve(question)
+    assert [p.places for p in retrieval.passages if p.document_title == "Proefkader"] == [("6",), ("9",)]
+    assert retrieval.vouched == 0.0
+    judged = ReferenceQuestion.objects.create(source="proef", external_id="1", text="Wat doet een casemanager bij de re-integratie van een zieke werknemer")
+    ReferenceQuestionPlace.objects.create(question=judged, document_title="Proefkader", article="9")
+    precedents_module._cached.clear()
+
+    assert passages_retrieve(question).vouched == 1.0  # the vote for chapter 9 reaches its passage
+    assert passages_retrieve(question, held_out_source="proef").vouched == 0.0
