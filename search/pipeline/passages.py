@@ -12,7 +12,9 @@ question's words or its closeness in meaning (ANSWER_MIN_COVERAGE, ANSWER_MIN_SI
 calibrated with cross-validation on answerable and unanswerable questions (README), and on its
 subject: a question about holiday pay or a notice period shares many words with the Arbeidstijdenwet
 but not its subject, so it is answered only when one of its best passages names that subject too.
-The judged questions weigh in: a question in everyday words that covers little of its article is
+The articles that answer the closest judged questions are raised, and join the list when both
+retrieval lists missed them (a question about people "already ill before the act" shares no word
+with the transitional article that answers it). The judged questions also weigh in: a question in everyday words that covers little of its article is
 answered when the closest judged questions agree on a place among the best passages, and a question
 whose closest judged question is one the corpus cannot answer is not.
 """
@@ -29,7 +31,7 @@ from embeddings.selectors import COMMON_SIMILARITY, query_embedding
 from lexical.sql import TERMS_CTE, FieldWeights, bm25_cte, bm25_params
 from lexical.terms import query_terms
 from lexical.thesaurus import outside_topics_named
-from search.pipeline.fusion import reciprocal_rank_fusion
+from search.pipeline.fusion import RRF_K, reciprocal_rank_fusion
 from search.pipeline.precedents import question_precedents, unanswerable_closeness
 from search.pipeline.types import CitedChunk
 
@@ -56,6 +58,10 @@ QUESTION_PRECEDENT_WEIGHT = 0.5
 ANSWERED_PRECEDENT_MIN_SIMILARITY = 0.3
 ANSWERED_PRECEDENT_MIN_VOTE = 0.5
 UNANSWERABLE_PRECEDENT_MIN_SIMILARITY = 0.4
+# A place the closest judged questions vote for at least this much joins the candidates when neither
+# list found it (its passage closest in meaning), as a product the judged situations chose joins stage 2.
+QUESTION_PRECEDENT_CANDIDATE_VOTE = 0.5
+VOTED_PLACE_BASE = 2 / (RRF_K + RETRIEVE_LIMIT)
 # The best passages whose place a judged vote may vouch for.
 VOUCHED_PASSAGES = 3
 _ARTICLE_MENTION = re.compile(r"\bartikel\s+([0-9IVX]+[a-z]?(?:[.:][0-9]+[a-z]?)*)", re.IGNORECASE)
@@ -90,6 +96,17 @@ FROM guidelines_guidelinechunk c
 JOIN guidelines_guidelinedocument d ON d.id = c.document_id
 WHERE NOT d.is_summary AND (d.source, c.article) IN (SELECT * FROM unnest(%(sources)s::text[], %(articles)s::text[]))
 ORDER BY d.source, c.article, c.embedding <=> %(vec)s::vector
+"""
+
+
+_VOTED_PLACES_SQL = f"""
+SELECT DISTINCT ON (p.title, p.place) c.id, d.title, d.source, c.section_path, d.url, c.content, c.article, d.is_summary,
+       CASE WHEN c.embedding_model = %(model)s THEN {COMMON_SIMILARITY.format(column="c.embedding")} ELSE 0 END AS similarity
+FROM unnest(%(titles)s::text[], %(places)s::text[], %(chapters)s::text[]) AS p(title, place, chapter)
+JOIN guidelines_guidelinedocument d ON d.title = p.title
+JOIN guidelines_guidelinechunk c ON c.document_id = d.id
+    AND (c.article = p.place OR (c.article = '' AND c.section_path ~ p.chapter))
+ORDER BY p.title, p.place, c.embedding <=> %(vec)s::vector
 """
 
 
@@ -157,10 +174,8 @@ def passages_retrieve(question: str, *, limit: int = RETRIEVE_LIMIT, documents: 
     if not rows:
         return PassageRetrieval()
     read_at = timezone.now()
-    chunks = {
-        row[0]: CitedChunk(row[0], row[1], row[2], row[3], row[4], round(float(row[8]), 4), row[5], row[6], row[7], retrieved_at=read_at)
-        for row in rows
-    }
+    chunks = {row[0]: _cited(row, read_at) for row in rows}
+    best_similarity = max(chunk.score for chunk in chunks.values())  # of what retrieval found, before any vote
     lexical = {row[0]: float(row[9]) for row in rows}
     topic_match = {row[1]: float(row[11]) for row in rows}
     by_vector = sorted(chunks, key=lambda i: chunks[i].score, reverse=True)
@@ -174,6 +189,7 @@ def passages_retrieve(question: str, *, limit: int = RETRIEVE_LIMIT, documents: 
             fused[chunk_id] += 1.0
     precedents = question_precedents(question, held_out_source=held_out_source)
     votes = precedents.votes
+    _with_voted_places(fused, chunks, votes, embedding)
     _with_question_precedents(fused, chunks, votes)
     in_order = [chunks[i] for i in sorted(fused, key=fused.get, reverse=True)]
     considered = documents_rank(in_order, fused, topic_match)
@@ -186,7 +202,7 @@ def passages_retrieve(question: str, *, limit: int = RETRIEVE_LIMIT, documents: 
     retrieval = PassageRetrieval(
         passages=passages,
         best_coverage=max(float(row[10]) for row in rows),
-        best_similarity=max(chunk.score for chunk in chunks.values()),
+        best_similarity=best_similarity,
         documents_considered=considered,
         uncovered_topics=_uncovered_topics(question, passages[:OUTSIDE_TOPIC_PASSAGES]),
         closeness=QuestionCloseness(precedents.closest, unanswerable_closeness(question, held_out_source=held_out_source)),
@@ -205,6 +221,26 @@ def _with_question_precedents(fused: dict[int, float], chunks: dict[int, CitedCh
         vote = _place_vote(votes, chunk)
         if vote:
             fused[chunk_id] += QUESTION_PRECEDENT_WEIGHT * vote * best
+
+
+def _with_voted_places(fused: dict[int, float], chunks: dict[int, CitedChunk], votes: dict, embedding: dict) -> None:
+    """Add the places the closest judged questions clearly agree on that neither list found: a question
+    in other words than its article's ("al ziek vóór de wet" for a transitional article) still gets it."""
+    found = {(chunk.document_title, place) for chunk in chunks.values() for place in chunk.places}
+    wanted = [place for place, vote in votes.items() if vote >= QUESTION_PRECEDENT_CANDIDATE_VOTE and place not in found]
+    if not wanted:
+        return
+    titles, places = (list(column) for column in zip(*wanted))
+    chapters = [rf"(^| > ){re.escape(place)}( – | > |$)" for place in places]
+    with connection.cursor() as cursor:
+        cursor.execute(_VOTED_PLACES_SQL, {"titles": titles, "places": places, "chapters": chapters, **embedding})
+        rows = cursor.fetchall()
+    read_at = timezone.now()
+    for row in rows:
+        if row[0] not in chunks:
+            chunks[row[0]] = _cited(row, read_at)
+            # As if both lists had found it last; the vote (_with_question_precedents) does the rest.
+            fused[row[0]] = VOTED_PLACE_BASE * (1.0 if chunks[row[0]].is_summary else ORIGINAL_SOURCE_BOOST)
 
 
 def _place_vote(votes: dict, passage: CitedChunk) -> float:
@@ -258,10 +294,7 @@ def _originals_before_summaries(passages: list[CitedChunk], embedding: dict) -> 
         cursor.execute(_ORIGINALS_SQL, {"sources": sources, "articles": articles, **embedding})
         rows = cursor.fetchall()
     read_at = timezone.now()
-    originals = {
-        (r[2], r[6]): CitedChunk(r[0], r[1], r[2], r[3], r[4], round(float(r[8]), 4), r[5], r[6], r[7], retrieved_at=read_at)
-        for r in rows
-    }
+    originals = {(r[2], r[6]): _cited(r, read_at) for r in rows}
     result: list[CitedChunk] = []
     placed: set[int] = set()
     for passage in passages:
@@ -273,3 +306,8 @@ def _originals_before_summaries(passages: list[CitedChunk], embedding: dict) -> 
             result.append(passage)
             placed.add(passage.chunk_id)
     return result
+
+
+def _cited(row: tuple, read_at) -> CitedChunk:
+    """A passage from a row of (id, title, source, section path, url, content, article, is_summary, similarity)."""
+    return CitedChunk(row[0], row[1], row[2], row[3], row[4], round(float(row[8]), 4), row[5], row[6], row[7], retrieved_at=read_at)

@@ -344,3 +344,24 @@ def test_it_lets_a_judged_question_name_an_appendix_chapter_by_its_number(fresh_
 
     assert passages_retrieve(question).vouched == 1.0  # the vote for chapter 9 reaches its passage
     assert passages_retrieve(question, held_out_source="proef").vouched == 0.0
+
+
+@pytest.mark.django_db
+def test_it_adds_the_article_the_closest_judged_questions_agree_on_when_retrieval_missed_it(fresh_precedent_index):
+    from guidelines.models import GuidelineChunk
+
+    ReferenceQuestion.objects.all().delete()
+    question = "Gelden de oude regels nog voor iemand die al ziek was voordat de nieuwe wet inging?"
+    before = passages_retrieve(question)
+    found = {(p.document_title, p.article) for p in before.passages}
+    missed = next(
+        c for c in GuidelineChunk.objects.filter(document__title=ARBOWET_SUMMARY).exclude(article="").order_by("ordinal")
+        if (ARBOWET_SUMMARY, c.article) not in found
+    )
+    judged = ReferenceQuestion.objects.create(source="proef", external_id="1", text="Gelden de oude regels voor wie al ziek was voordat de wet inging")
+    ReferenceQuestionPlace.objects.create(question=judged, document_title=ARBOWET_SUMMARY, article=missed.article)
+    precedents_module._cached.clear()
+
+    assert (ARBOWET_SUMMARY, missed.article) in [(p.document_title, p.article) for p in passages_retrieve(question).best(3)]
+    held_out = passages_retrieve(question, held_out_source="proef")
+    assert (ARBOWET_SUMMARY, missed.article) not in {(p.document_title, p.article) for p in held_out.passages}
