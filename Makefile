@@ -36,7 +36,7 @@ test: $(VENV)/.installed
 
 evaluate: $(VENV)/.installed
 	$(PY) manage.py evaluate --modes vector,hybrid,two-stage,two-stage+multi $(foreach f,judged_situations judged_situations_extra judged_situations_fresh judged_situations_fresh2 judged_situations_fresh3 judged_situations_fresh4 judged_situations_fresh5 judged_situations_fresh6 judged_situations_fresh7 judged_situations_fresh8 judged_situations_fresh9 judged_situations_fresh10 judged_situations_fresh11 judged_situations_fresh12 judged_situations_fresh13 judged_situations_fresh14 judged_situations_fresh15 judged_situations_fresh16 judged_situations_fresh17 judged_situations_fresh18 judged_situations_fresh19 judged_situations_fresh20 judged_situations_fresh21 short_phrasings out_of_domain,--queries search/eval/$(f).jsonl) \
-		--questions search/eval/guideline_questions.jsonl --questions search/eval/unanswerable_questions.jsonl --questions search/eval/law_questions_heldout2.jsonl --questions search/eval/law_questions_heldout3.jsonl --questions search/eval/law_questions_heldout4.jsonl --questions search/eval/law_questions_heldout5.jsonl --questions search/eval/law_questions_heldout6.jsonl
+		--questions search/eval/guideline_questions.jsonl --questions search/eval/unanswerable_questions.jsonl --questions search/eval/out_of_domain.jsonl --questions search/eval/law_questions_heldout2.jsonl --questions search/eval/law_questions_heldout3.jsonl --questions search/eval/law_questions_heldout4.jsonl --questions search/eval/law_questions_heldout5.jsonl --questions search/eval/law_questions_heldout6.jsonl
 
 bench: $(VENV)/.installed
 	$(PY) manage.py benchmark_search
