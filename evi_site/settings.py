@@ -250,7 +250,7 @@ FEEDBACK_LEARNING_ENABLED = env_bool("FEEDBACK_LEARNING_ENABLED", True)
 
 # --- Search thresholds on USE's cosine scale; other models' cosines are mapped onto it first
 # (embeddings.selectors.SIMILARITY_SCALES), so these hold whichever model the index uses (README) ---
-_THRESHOLDS = {"floor": 0.12, "weak_floor": 0.06, "citation": 0.60, "query_similarity": 0.15, "strong_similarity": 0.25, "answer": 0.22}
+_THRESHOLDS = {"floor": 0.12, "weak_floor": 0.06, "citation": 0.60, "query_similarity": 0.15, "strong_similarity": 0.25, "answer": 0.24}
 SEARCH_SIMILARITY_FLOOR = env_float("SEARCH_SIMILARITY_FLOOR", _THRESHOLDS["floor"], minimum=-1, maximum=1)
 SEARCH_WEAK_FLOOR = env_float("SEARCH_WEAK_FLOOR", _THRESHOLDS["weak_floor"], minimum=-1, maximum=1)
 # Lexical thresholds are shares of the query's IDF mass that a product matches (lexical.sql), so they

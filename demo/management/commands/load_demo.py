@@ -38,9 +38,11 @@ REFERENCE_SETS = sorted((settings.BASE_DIR / "search" / "eval").glob("judged_sit
 ]
 # The judged law questions, and those on the edge of the corpus or outside it: their articles count only
 # once those laws are ingested (ingest_guidelines); the unanswerable ones count at once.
-REFERENCE_QUESTION_SETS = sorted((settings.BASE_DIR / "search" / "eval").glob("law_questions*.jsonl")) + [
-    settings.BASE_DIR / "search" / "eval" / name for name in ("guideline_boundary_questions.jsonl", "unanswerable_questions.jsonl")
-]
+REFERENCE_QUESTION_SETS = sorted(
+    path
+    for pattern in ("law_questions*.jsonl", "unanswerable_questions*.jsonl", "guideline_boundary_questions.jsonl")
+    for path in (settings.BASE_DIR / "search" / "eval").glob(pattern)
+)
 
 
 class Command(BaseCommand):
