@@ -11,6 +11,7 @@ from dataclasses import asdict, dataclass, field
 
 from search.pipeline.body_regions import body_regions_named
 from search.pipeline.budget import budget_from_field, budget_from_text, format_eur
+from search.pipeline.tried_interventions import interventions_tried
 
 NUMBER_WORDS = {
     "een": 1, "één": 1, "twee": 2, "drie": 3, "vier": 4, "vijf": 5, "zes": 6, "zeven": 7, "acht": 8,
@@ -40,7 +41,7 @@ NOT_ABSENCE_AFTER = re.compile(
 )
 WORKING_CUES = re.compile(
     r"\b(werkt nog|nog aan het werk|nog aan 't werk|aan het werk|werkt (?:door|met pijn|nog maar)|nog niet (?:ziek|uitgevallen)|niet ziek"
-    r"|(?:nog )?niemand (?:is )?(?:nog )?(?:ziek|uitgevallen)|nog geen verzuim|dreigt uit te vallen|dreigend\w* (?:verzuim|uitval|ziekteverzuim)"
+    r"|(?:nog )?niemand (?:is )?(?:nog )?(?:ziek|uitgevallen)|(?:nog )?geen (?:verzuim|ziekteverzuim|ziekmelding|uitval)\b|dreigt uit te vallen|dreigend\w* (?:verzuim|uitval|ziekteverzuim)"
     r"|werkt (?:weer|gewoon|nog steeds)|blijven werken|is\b[^.;?!]{0,15}?\bterug (?:op|in|bij|aan)"
     r"|loopt op zijn tandvlees|loopt op haar tandvlees)\b",
     re.IGNORECASE,
@@ -217,6 +218,7 @@ class SituationContext:
     absence_pattern: str = ""  # "frequent" (many short absences) or "terugval" (relapse), else ""
     budget_eur: int | None = None
     body_regions: list[str] = field(default_factory=list)  # search.pipeline.body_regions
+    tried_interventions: list[str] = field(default_factory=list)  # search.pipeline.tried_interventions
 
     def as_dict(self) -> dict:
         return asdict(self)
@@ -250,6 +252,8 @@ class SituationContext:
             parts.append("terugval")
         if self.budget_eur is not None:
             parts.append(f"budget {format_eur(self.budget_eur)}")
+        if self.tried_interventions:
+            parts.append(f"al ingezet: {', '.join(self.tried_interventions)}")
         return ", ".join(parts)
 
 
@@ -360,6 +364,7 @@ def context_extract(text: str, *, role: str = "", sector: str = "", duration: st
         context.absence_pattern = "terugval"
     context.urgent = bool(URGENT_CUES.search(text))
     context.body_regions = body_regions_named(text)
+    context.tried_interventions = interventions_tried(text)
     weeks = parse_duration_field(duration) if duration else None
     if weeks is None:
         weeks = _absence_duration(absence_text)

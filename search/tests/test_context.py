@@ -28,6 +28,8 @@ DURATIONS = [
     ("Twee collega's hebben ruzie, een van hen is ziek gemeld", None, "verzuim", False),
     ("Medewerker werkt 32 uur per week en is 5 weken ziek", 5.0, "verzuim", False),
     ("Dreigt uit te vallen door werkdruk", None, "aan het werk", True),
+    ("Stukadoor merkt dat hij het zware werk niet lang meer volhoudt. Geen verzuim, wil nadenken over ander werk.", None, "aan het werk", False),
+    ("Er is geen ziekmelding, maar ze praten steeds langs elkaar heen", None, "aan het werk", False),
     # Poortwachter milestones date an absence without a stated duration; a stated one wins.
     ("eerstejaarsevaluatie", 52.0, "verzuim", False),
     ("loonsanctie dreigt", 91.0, "verzuim", False),

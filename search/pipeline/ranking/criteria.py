@@ -4,7 +4,8 @@ Each score is a small rule over product metadata, the situation and the guidelin
 - impact: how squarely the product addresses the problem (stage-1 topical match, plus what specialists
   chose for the judged situations most like this one: search.pipeline.precedents), times how well
   its phase suits the absence (a prevention workshop does little for someone absent for months;
-  a 2e-spoor track is meaningless for a prevention question);
+  a 2e-spoor track is meaningless for a prevention question), damped for a product meant for other
+  roles and sectors, named after other body regions, or already tried according to the situation;
 - fit: who it is for (employee, manager, team, organisation) against who the question is about,
   the role and sector tags, the absence window and home-working constraints;
 - guidelines: how strongly the best guideline passage backs the product in this situation;
@@ -15,6 +16,7 @@ from catalog.models import Audience, Category, Delivery, Phase, Product
 from search.pipeline.body_regions import label_body_regions
 from search.pipeline.context import SituationContext, catalog_tag_labels, format_weeks
 from search.pipeline.ranking.parameters import AUDIENCE_FIT, DEFAULT, RankingParameters
+from search.pipeline.tried_interventions import repeats_tried
 from search.pipeline.types import Scored, clamp
 
 GENERIC_ROLE_TAGS = {"alle functies", "alle sectoren"}
@@ -91,6 +93,11 @@ def body_region_mismatch(product: Product, context: SituationContext, p: Ranking
     return p.mismatch_body_region
 
 
+def tried_mismatch(product: Product, context: SituationContext, p: RankingParameters = DEFAULT) -> float:
+    """Impact damping for a product the situation says was already done or tried without result."""
+    return p.already_tried if repeats_tried(product.name, context.tried_interventions) else 1.0
+
+
 def audience_fit(product: Product, context: SituationContext, p: RankingParameters = DEFAULT) -> float:
     """How well who the product is for (employee, manager, team, organisation) matches who the question is about."""
     if context.subject == "werknemer" and product.audience == Audience.LEIDINGGEVENDE and "leidinggevende" in context.roles:
@@ -132,7 +139,8 @@ def rank_criteria(
         timing = p.impact_suitability_floor + (1 - p.impact_suitability_floor) * suitability
         vote = item.precedent if suitability > p.precedent_min_suitability else min(item.precedent, 0.0)
         addresses = item.topical + p.precedent_weight * vote
-        impact = clamp(addresses * timing * reach * audience_mismatch(product, context, p) * body_region_mismatch(product, context, p))
+        mismatches = audience_mismatch(product, context, p) * body_region_mismatch(product, context, p) * tried_mismatch(product, context, p)
+        impact = clamp(addresses * timing * reach * mismatches)
         # Fit, backing and feasibility only count as far as the product addresses this problem at this
         # stage: a quick, well-fitting intervention for something else (or for later) is not a good pick.
         relevance_gate = p.topical_gate_floor + (1 - p.topical_gate_floor) * impact
@@ -161,6 +169,8 @@ def reasoning_for(item: Scored, context: SituationContext, phase_reason: str) ->
             sentences.append("Ook gekozen toen specialisten precies deze situatie beoordeelden.")
     if phase_reason:
         sentences.append(f"Timing: {phase_reason}.")
+    if repeats_tried(product.name, context.tried_interventions):
+        sentences.append("Let op: volgens de beschrijving is dit al ingezet.")
     if context.roles and _tag_fit(product.target_roles, context.roles) == 1.0:
         sentences.append(f"Afgestemd op de functie ({context.role}).")
     if product.time_to_start_days is not None and product.time_to_start_days <= 7 and context.is_absent:

@@ -102,6 +102,10 @@ class RankingParameters:
     mismatch_roles_and_sectors: float = 0.45  # impact and fit damping when both roles and sectors are others'
     mismatch_roles: float = 0.85  # when only the roles are others'
     mismatch_body_region: float = 0.5  # impact damping for a product named after other body regions than the situation's (README: 25 -> 22 forbidden)
+    # Impact kept by a product the situation says was already done or tried without result (fysio that did not
+    # help, the AD report that is in; search.pipeline.tried_interventions): twelve judged sets mark the repeat
+    # "not in the top 3".
+    already_tried: float = 0.2
     home_worker_online: float = 1.0
     home_worker_hybrid: float = 0.9
     home_worker_on_site: float = 0.6

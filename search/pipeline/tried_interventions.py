@@ -1,0 +1,81 @@
+"""Interventions the situation says were already done or tried without result, and the products they rule out.
+
+Specialists write what has been tried: "Fysiotherapie en pijnstillers hebben weinig opgeleverd", "het
+neuropsychologisch onderzoek is al gedaan", "AD-rapport is binnen", "heeft al fysio en een psycholoog
+gehad", "herstelcoaching is afgerond". Offering the same again is what twelve judged sets by different
+writers mark "not in the top 3": after failed physiotherapy a multidisciplinary approach, after the
+labour expert's report the second track. A product whose name names such an intervention keeps a
+fraction of its impact (RankingParameters.already_tried).
+
+Only a mention in the same clause as a completion cue counts, and only before that cue ("fysio is
+afgerond, nu wil hij een werkplekonderzoek" marks physiotherapy, not the workplace assessment), or
+between "al" and "gehad"; "nog geen fysio gehad" and "geen actuele RI&E" mark nothing.
+"""
+
+import functools
+import re
+
+# (the intervention as the context shows it, how a situation names it, how a product's name does)
+INTERVENTIONS: tuple[tuple[str, re.Pattern, re.Pattern], ...] = tuple(
+    (label, re.compile(mention, re.IGNORECASE), re.compile(product, re.IGNORECASE))
+    for label, mention, product in (
+        ("fysiotherapie", r"\b(?:bedrijfs)?fysio\w*", r"fysiotherap"),
+        ("psycholoog", r"\bpsycholo(?:og|ge|gen)\b|\bpsychotherap\w*", r"\bpsycholoog\b"),
+        ("neuropsychologisch onderzoek", r"\bneuropsycholog\w*", r"neuropsycholog"),
+        ("arbeidsdeskundig onderzoek", r"\barbeidsdeskundig\w*|(?-i:\bAD\b)(?:[- ]?(?:rapport\w*|onderzoek|advies))?", r"arbeidsdeskundig"),
+        ("tweede spoor", r"\b(?:2e|tweede)[- ]spoor\b|\bspoor[- ](?:2|twee)\b", r"\b2e spoor\b"),
+        ("herstelcoaching", r"\bherstelcoach\w*", r"herstelcoach"),
+        ("mediation", r"\bmediation\w*|\bmediator\w*", r"\bmediation\b"),
+        ("multidisciplinair traject", r"\bmultidisciplina\w*", r"multidisciplina"),
+        ("jobcoaching", r"\bjobcoach\w*", r"\bjobcoach"),
+        ("werkplekonderzoek", r"\bwerkplek(?:onderzoek|analyse)\w*", r"werkplekonderzoek"),
+        ("RI&E", r"\bRI&E\b|\brisico-?inventarisatie\w*", r"\bRI&E\b"),
+    )
+)
+
+# A completion cue after the mention: done, finished, in, or tried without result.
+_DONE_AFTER = re.compile(
+    r"\b(?:is|zijn|werd|werden|was|waren)\s+(?:al\s+|inmiddels\s+|reeds\s+|net\s+|ook\s+)*(?:gedaan|afgerond|uitgevoerd|geweest|binnen|klaar|afgenomen|doorlopen|gevolgd)\b"
+    r"|\b(?:heeft|hebben|had|hadden|leverde|leverden)\b[^.;!?]{0,25}?\b(?:niets|niks|weinig|onvoldoende|nauwelijks\s+iets|geen\s+(?:resultaat|verbetering|effect))\b[^.;!?]{0,10}?\bop(?:geleverd)?\b"
+    r"|\b(?:heeft|hebben|had|hadden)\s+(?:al\s+|ook\s+)*(?:niet|nauwelijks|weinig|onvoldoende)\s+(?:geholpen|gewerkt)\b"
+    r"|\b(?:hielp|hielpen|werkte|werkten)\s+(?:ook\s+)?(?:niet|nauwelijks|onvoldoende)\b"
+    r"|\b(?:heeft|hebben)\s+(?:al|inmiddels|reeds)\s+(?:\w+\s+){0,3}?(?:vastgesteld|geconcludeerd|geadviseerd|onderzocht)\b",
+    re.IGNORECASE,
+)
+# "heeft al fysio en een psycholoog gehad": the mentions between "al" and "gehad".
+_HAD_ALREADY = re.compile(r"\b(?:heeft|hebben|had|hadden)\s+(?:al|inmiddels|reeds)\b([^.;!?]{1,80}?)\b(?:gehad|gedaan|gevolgd|geprobeerd)\b", re.IGNORECASE)
+# "na het AD-onderzoek", "uit het AD-rapport blijkt": the intervention lies behind.
+_AFTER_IT = re.compile(r"\b(?:na|uit)\s+(?:het|de|een)\s+$", re.IGNORECASE)
+_NEGATED = re.compile(r"\b(?:geen|nog\s+niet|niet)\s+(?:\w+\s+){0,2}$", re.IGNORECASE)
+_CLAUSES = re.compile(r"[.;!?\n]+")
+# Between a mention and its cue: a new subject or a wish starts ("wil een AD-onderzoek, de bedrijfsarts
+# heeft al geadviseerd …"), so the cue is about something else.
+_BREAK = re.compile(r",\s*(?:de|het|een|nu|maar|hij|zij|ze|we|wij|men|er)\b|\b(?:wil|willen|wilt|zoekt|zoeken|vraagt|overweegt|gaat|gaan)\b", re.IGNORECASE)
+
+
+def interventions_tried(text: str) -> list[str]:
+    """The interventions (labels of INTERVENTIONS, in table order) the text says were done or tried."""
+    tried: set[str] = set()
+    for clause in _CLAUSES.split(text):
+        cue = _DONE_AFTER.search(clause)
+        had = [m.span(1) for m in _HAD_ALREADY.finditer(clause)]
+        for label, mention, _ in INTERVENTIONS:
+            for match in mention.finditer(clause):
+                before = clause[: match.start()]
+                if _NEGATED.search(before):
+                    continue
+                before_cue = cue and match.end() <= cue.start() and not _BREAK.search(clause[match.end() : cue.start()])
+                if before_cue or _AFTER_IT.search(before) or any(s <= match.start() < e for s, e in had):
+                    tried.add(label)
+    return [label for label, _, _ in INTERVENTIONS if label in tried]
+
+
+@functools.lru_cache(maxsize=4096)
+def product_interventions(name: str) -> tuple[str, ...]:
+    """The interventions a product's name names ("Vroegconsult fysiotherapie": physiotherapy)."""
+    return tuple(label for label, _, product in INTERVENTIONS if product.search(name))
+
+
+def repeats_tried(product_name: str, tried: list[str]) -> bool:
+    """Whether the product is an intervention the situation says was already done or tried."""
+    return bool(tried) and bool(set(product_interventions(product_name)) & set(tried))

@@ -1,0 +1,76 @@
+"""What the situation says was already done or tried is not offered again."""
+
+import pytest
+
+from catalog.models import Product
+from search.pipeline.context import context_extract
+from search.pipeline.ranking.criteria import tried_mismatch
+from search.pipeline.ranking.parameters import DEFAULT
+from search.pipeline.request import SearchRequest
+from search.pipeline.run import search_run
+from search.pipeline.tried_interventions import interventions_tried
+
+
+@pytest.mark.parametrize(
+    ("text", "tried"),
+    [
+        ("losse fysiotherapie en gesprekken met een psycholoog hebben niets opgeleverd", ["fysiotherapie", "psycholoog"]),
+        ("Het neuropsychologisch onderzoek is al gedaan. Hij kan terug in aangepast werk.", ["neuropsychologisch onderzoek"]),
+        ("AD-rapport is binnen: geen passend werk intern, week 48", ["arbeidsdeskundig onderzoek"]),
+        ("heeft al fysio en een psycholoog gehad maar het schiet niet op", ["fysiotherapie", "psycholoog"]),
+        ("De arbeidsdeskundige heeft al vastgesteld dat het eigen werk niet meer gaat", ["arbeidsdeskundig onderzoek"]),
+        ("herstelcoaching is afgerond en hij werkt weer volledig", ["herstelcoaching"]),
+        ("het 2e spoor heeft niets opgeleverd", ["tweede spoor"]),
+        ("Fysiotherapie, pijnstillers en de pijnpoli hebben weinig opgeleverd.", ["fysiotherapie"]),
+        ("Na het AD-onderzoek willen we een plan maken", ["arbeidsdeskundig onderzoek"]),
+        ("Fysio hielp niet", ["fysiotherapie"]),
+        # Only what precedes its completion, in the same clause, about the same subject:
+        ("Fysio is afgerond, nu wil hij graag een werkplekonderzoek", ["fysiotherapie"]),
+        ("Medewerker wil een arbeidsdeskundig onderzoek, de bedrijfsarts heeft al geadviseerd het werk aan te passen", []),
+        ("Hij heeft nog geen fysio gehad en wil een arbeidsdeskundig onderzoek", []),
+        ("Ons bedrijf heeft al jaren geen actuele RI&E", []),
+        ("Gesprekken met de maatschappelijk werker hebben weinig opgeleverd.", []),
+        ("De fysiotherapeut heeft niet de tijd", []),
+        ("ad hoc overleg is gedaan", []),
+        ("Werknemer met rugklachten wil een vroegconsult fysiotherapie", []),
+    ],
+)
+def test_it_reads_what_the_situation_says_was_already_done_or_tried(text, tried):
+    assert interventions_tried(text) == tried
+
+
+@pytest.mark.parametrize(
+    ("product", "damping"),
+    [
+        ("Vroegconsult fysiotherapie", DEFAULT.already_tried),
+        ("Bedrijfsfysiotherapie", DEFAULT.already_tried),
+        ("Psycholoog", DEFAULT.already_tried),
+        ("Vroegconsult psycholoog bij minder dan 6 weken verzuim", DEFAULT.already_tried),
+        ("Multidisciplinair traject", 1.0),
+        ("Neuropsychologisch onderzoek", 1.0),
+    ],
+)
+def test_it_damps_only_the_products_that_repeat_what_was_tried(product, damping):
+    context = context_extract("Vijf maanden thuis met rugpijn; fysiotherapie en een psycholoog hebben weinig opgeleverd.")
+    assert DEFAULT.already_tried < 1.0
+    assert tried_mismatch(Product(name=product), context) == damping
+
+
+def test_it_names_what_was_tried_in_the_context_summary():
+    context = context_extract("Het neuropsychologisch onderzoek is al gedaan, hij is 9 maanden ziek.")
+    assert context.tried_interventions == ["neuropsychologisch onderzoek"]
+    assert "al ingezet: neuropsychologisch onderzoek" in context.summary()
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("query", "repeated"),
+    [
+        ("Monteur zit 5 maanden thuis met chronische rugpijn. Fysiotherapie en pijnstillers hebben niets opgeleverd.", "fysiotherapie"),
+        ("Medewerkster 6 maanden ziek met angstklachten, heeft al een psycholoog gehad maar komt niet verder", "psycholoog"),
+    ],
+)
+def test_it_does_not_offer_again_what_was_tried_without_result(query, repeated):
+    names = [item.product.name for item in search_run(SearchRequest(query=query, top_k=3)).recommendations]
+    assert len(names) == 3
+    assert not [name for name in names if repeated in name.lower()], names
