@@ -51,3 +51,16 @@ def test_it_matches_each_phrase_at_the_start_of_a_word_only(tmp_path):
     assert thesaurus.additions("werkt 's nachts") == ("toilet nachtarbeid",)
     assert thesaurus.additions("geen WC.") == ("toilet nachtarbeid",)
     assert thesaurus.additions("SCHULDEN en gokken") == ("gokverslaving", "schuldhulp")  # in the file's order
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("AD onderzoek", True),
+        ("het AD-rapport is binnen", True),
+        ("advies nodig over ad hoc verzuim", False),  # "ad" alone is no abbreviation of the labour expert
+        ("adres van de werkgever", False),
+    ],
+)
+def test_it_reads_ad_as_the_labour_expert_only_in_its_own_phrases(text, expected):
+    assert any("arbeidsdeskundig" in added for added in CATALOG_THESAURUS.additions(text)) == expected

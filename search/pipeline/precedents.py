@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 import numpy as np
 from django.conf import settings
 
+from catalog.models import Product
 from search.models import (
     ReferenceJudgement,
     ReferenceQuestion,
@@ -36,6 +37,7 @@ from search.models import (
 )
 from search.pipeline.generation import cache_generation
 from search.pipeline.ranking.parameters import DEFAULT, RankingParameters
+from search.pipeline.tried_interventions import interventions_tried, product_interventions
 
 FEEDBACK_SOURCE = "feedback"  # search.reference_situations: the specialists' votes as judged situations
 
@@ -56,6 +58,9 @@ class _Row:
     source: str
     text: str
     judgements: tuple[tuple, ...]  # (product id, grade), or ((document title, article), 2) for a question
+    # Products kept out of this situation's top 3 because it says they were already tried, with what was
+    # tried (search.pipeline.tried_interventions): that judgement holds only where the same was tried.
+    tried_repeats: dict = field(default_factory=dict)
 
 
 class PrecedentIndex:
@@ -100,7 +105,7 @@ class PrecedentIndex:
             if not held_out_source or self.rows[index].source != held_out_source
         }
 
-    def precedents(self, text: str, *, held_out_source: str = "", p: RankingParameters = DEFAULT) -> Precedents:
+    def precedents(self, text: str, *, held_out_source: str = "", p: RankingParameters = DEFAULT, tried: frozenset[str] = frozenset()) -> Precedents:
         scores = self.similarities(text, held_out_source=held_out_source)
         closest = sorted(scores.items(), key=lambda item: (-item[1], item[0]))[: int(p.precedent_neighbours)]
         if not closest or closest[0][1] < p.precedent_min_similarity:
@@ -115,6 +120,8 @@ class PrecedentIndex:
             total += weight
             row = self.rows[index]
             for product_id, grade in row.judgements:
+                if grade < 0 and product_id in row.tried_repeats and not row.tried_repeats[product_id] & tried:
+                    continue  # "the AD report is in" keeps the AD report out there, not where it is still to come
                 votes[product_id] += weight * (grade / 2 if grade > 0 else -p.precedent_forbidden)
                 if grade > 0 and len(examples[product_id]) < EXAMPLES_PER_PRODUCT:
                     examples[product_id].append(row.text)
@@ -142,7 +149,8 @@ def precedents_for(text: str, *, held_out_source: str = "", p: RankingParameters
     """The votes of the judged situations closest to `text`; none when no judged situation is close."""
     if p.precedent_weight <= 0:
         return Precedents()
-    return precedent_index("situations").precedents(text, held_out_source=held_out_source, p=p)
+    tried = frozenset(interventions_tried(text))
+    return precedent_index("situations").precedents(text, held_out_source=held_out_source, p=p, tried=tried)
 
 
 _lock = threading.Lock()
@@ -172,12 +180,22 @@ def _situations_build() -> PrecedentIndex:
     situations = ReferenceSituation.objects.filter(is_active=True)
     if not settings.FEEDBACK_LEARNING_ENABLED:
         situations = situations.exclude(source=FEEDBACK_SOURCE)  # the votes' own situations follow the votes' switch
+    names = dict(Product.objects.values_list("id", "name"))
     rows = [
-        _Row(source, text, tuple(judgements[situation_id]))
+        _Row(source, text, tuple(judgements[situation_id]), _tried_repeats(text, judgements[situation_id], names))
         for situation_id, source, text in situations.order_by("id").values_list("id", "source", "text")
         if judgements[situation_id]
     ]
     return PrecedentIndex(rows)
+
+
+def _tried_repeats(text: str, judgements: list[tuple[int, int]], names: dict[int, str]) -> dict[int, frozenset[str]]:
+    """The products a judged situation keeps out because it says they were tried, with what was tried."""
+    tried = set(interventions_tried(text))
+    if not tried:
+        return {}
+    repeats = {product_id: frozenset(product_interventions(names.get(product_id, ""))) & tried for product_id, grade in judgements if grade < 0}
+    return {product_id: interventions for product_id, interventions in repeats.items() if interventions}
 
 
 def _questions_build(*, answered: bool = True) -> PrecedentIndex:

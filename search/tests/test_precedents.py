@@ -68,6 +68,17 @@ def test_it_turns_the_closest_judgements_into_votes_with_forbidden_products_agai
     assert PSYCH not in found.examples
 
 
+def test_it_keeps_a_vote_against_what_was_tried_to_situations_where_it_was_tried():
+    """"AD-rapport is binnen" keeps the AD report out of that top 3, not out of one where it is still needed."""
+    ad_report, second_track = 5, 6
+    index = PrecedentIndex([
+        _Row("a", "AD-rapport is binnen: geen passend werk intern", ((second_track, 2), (ad_report, -1)), {ad_report: frozenset({"arbeidsdeskundig onderzoek"})}),
+    ])
+    assert ad_report not in index.precedents("AD-rapport nodig voor passend werk intern").votes
+    tried_too = index.precedents("AD-rapport is binnen, geen passend werk", tried=frozenset({"arbeidsdeskundig onderzoek"}))
+    assert tried_too.votes[ad_report] < 0
+
+
 def test_it_gives_no_votes_when_no_judged_situation_is_alike():
     assert PrecedentIndex(ROWS).precedents("kerstboom kopen in december").votes == {}
 
