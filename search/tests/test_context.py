@@ -23,6 +23,8 @@ DURATIONS = [
     ("nog aan het werk, maar loopt op zijn tandvlees", None, "aan het werk", False),
     ("We willen voorkomen dat ons team opbrandt door de drukte", None, "onbekend", True),
     ("Preventie burn-out", None, "onbekend", True),
+    ("Onze basisschool wil leerkrachten weerbaarder maken tegen agressieve ouders", None, "onbekend", True),
+    ("Kassamedewerkers worden uitgescholden; we willen ons personeel beter voorbereiden", None, "onbekend", True),
     ("Wij hebben nog geen RI&E en willen de risico's in kaart brengen", None, "onbekend", True),
     ("Na 20 maanden ziekte is terugkeer bij ons niet meer mogelijk", 86.9, "verzuim", False),
     ("Twee collega's hebben ruzie, een van hen is ziek gemeld", None, "verzuim", False),
