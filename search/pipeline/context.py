@@ -127,6 +127,14 @@ RELAPSE_CUES = re.compile(
     r"|(?:weer|terug) (?:volledig |helemaal |gedeeltelijk )?aan het werk|(?:is|komt)\b[^.;?!]{0,15}?\bterug (?:op|in|bij|aan|na)\b)\b",
     re.IGNORECASE,
 )
+# Help must come to the workplace: the specialist asks for someone to look on site, or the employee cannot
+# use a screen (visually impaired). Nine judged situations by six writers keep an online workplace check
+# out of their top 3 then.
+ON_SITE_CUES = re.compile(
+    r"\b(ter plekke|op locatie|op de werkplek (?:zelf )?(?:bekijken|beoordelen|kijken)|komt kijken|komen kijken|langskomen"
+    r"|slechtziend\w*|blind\w*|visueel beperkt\w*|visuele beperking\w*|(?:zijn|haar) scherm niet (?:meer )?(?:goed )?(?:kan )?(?:lezen|zien))",
+    re.IGNORECASE,
+)
 URGENT_CUES = re.compile(r"\b(crisis\w*|acuut|acute|incident\w*|calamiteit\w*|noodsituatie|spoed\w*|direct hulp|meteen hulp)\b", re.IGNORECASE)
 # "Uitval voorkomen" asks for prevention; the absence words in it do not mean someone is absent.
 PREVENTING_ABSENCE = re.compile(
@@ -220,6 +228,7 @@ class SituationContext:
     budget_eur: int | None = None
     body_regions: list[str] = field(default_factory=list)  # search.pipeline.body_regions
     tried_interventions: list[str] = field(default_factory=list)  # search.pipeline.tried_interventions
+    on_site_needed: bool = False  # help must come to the workplace (ON_SITE_CUES): online-only products fit badly
 
     def as_dict(self) -> dict:
         return asdict(self)
@@ -366,6 +375,7 @@ def context_extract(text: str, *, role: str = "", sector: str = "", duration: st
     context.urgent = bool(URGENT_CUES.search(text))
     context.body_regions = body_regions_named(text)
     context.tried_interventions = interventions_tried(text)
+    context.on_site_needed = bool(ON_SITE_CUES.search(text))
     weeks = parse_duration_field(duration) if duration else None
     if weeks is None:
         weeks = _absence_duration(absence_text)

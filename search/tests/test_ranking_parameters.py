@@ -5,9 +5,10 @@ from dataclasses import replace
 import pytest
 
 from catalog.models import Audience, Category, Delivery, Phase, Product
-from search.pipeline.context import SituationContext
+from search.pipeline.context import SituationContext, context_extract
 from search.pipeline.evidence import choose_citations, citation_score
 from search.pipeline.ranking.criteria import (
+    delivery_mismatch,
     feasibility_score,
     fit_score,
     phase_suitability,
@@ -94,6 +95,16 @@ def test_it_stops_damping_the_fit_when_the_mismatch_rule_is_switched_off():
 
 
 NOT_URGENT, URGENT = DEFAULT.speed_weight, DEFAULT.speed_weight_urgent
+
+
+@pytest.mark.parametrize(("situation", "delivery", "damping"), [
+    ("Medewerker is slechtziend geworden en kan zijn scherm niet meer lezen", Delivery.ONLINE, DEFAULT.mismatch_online_on_site),
+    ("BA wil dat iemand de cabine ter plekke bekijkt", Delivery.ONLINE, DEFAULT.mismatch_online_on_site),
+    ("BA wil dat iemand de cabine ter plekke bekijkt", Delivery.BEIDE, 1.0),
+    ("Thuiswerker met nekklachten door de laptop", Delivery.ONLINE, 1.0),
+])
+def test_it_damps_online_only_help_where_it_must_come_on_site(situation, delivery, damping):
+    assert delivery_mismatch(_product(delivery=delivery), context_extract(situation)) == damping
 
 
 @pytest.mark.parametrize(("days", "context", "expected"), [

@@ -5,7 +5,8 @@ Each score is a small rule over product metadata, the situation and the guidelin
   chose for the judged situations most like this one: search.pipeline.precedents), times how well
   its phase suits the absence (a prevention workshop does little for someone absent for months;
   a 2e-spoor track is meaningless for a prevention question), damped for a product meant for other
-  roles and sectors, named after other body regions, or already tried according to the situation;
+  roles and sectors, named after other body regions, already tried according to the situation, or
+  delivered online only where help must come on site;
 - fit: who it is for (employee, manager, team, organisation) against who the question is about,
   the role and sector tags, the absence window and home-working constraints;
 - guidelines: how strongly the best guideline passage backs the product in this situation;
@@ -93,6 +94,11 @@ def body_region_mismatch(product: Product, context: SituationContext, p: Ranking
     return p.mismatch_body_region
 
 
+def delivery_mismatch(product: Product, context: SituationContext, p: RankingParameters = DEFAULT) -> float:
+    """Impact damping for an online-only product where help must come to the workplace."""
+    return p.mismatch_online_on_site if context.on_site_needed and product.delivery == Delivery.ONLINE else 1.0
+
+
 def tried_mismatch(product: Product, context: SituationContext, p: RankingParameters = DEFAULT) -> float:
     """Impact damping for a product the situation says was already done or tried without result."""
     return p.already_tried if repeats_tried(product.name, context.tried_interventions) else 1.0
@@ -139,7 +145,12 @@ def rank_criteria(
         timing = p.impact_suitability_floor + (1 - p.impact_suitability_floor) * suitability
         vote = item.precedent if suitability > p.precedent_min_suitability else min(item.precedent, 0.0)
         addresses = item.topical + p.precedent_weight * vote
-        mismatches = audience_mismatch(product, context, p) * body_region_mismatch(product, context, p) * tried_mismatch(product, context, p)
+        mismatches = (
+            audience_mismatch(product, context, p)
+            * body_region_mismatch(product, context, p)
+            * tried_mismatch(product, context, p)
+            * delivery_mismatch(product, context, p)
+        )
         impact = clamp(addresses * timing * reach * mismatches)
         # Fit, backing and feasibility only count as far as the product addresses this problem at this
         # stage: a quick, well-fitting intervention for something else (or for later) is not a good pick.

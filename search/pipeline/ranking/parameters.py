@@ -106,6 +106,7 @@ class RankingParameters:
     # help, the AD report that is in; search.pipeline.tried_interventions): twelve judged sets mark the repeat
     # "not in the top 3".
     already_tried: float = 0.2
+    mismatch_online_on_site: float = 0.4  # impact damping for an online-only product where help must come on site (slechtziend, "ter plekke")
     home_worker_online: float = 1.0
     home_worker_hybrid: float = 0.9
     home_worker_on_site: float = 0.6
