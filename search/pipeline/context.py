@@ -11,6 +11,7 @@ from dataclasses import asdict, dataclass, field
 
 from search.pipeline.body_regions import body_regions_named
 from search.pipeline.budget import budget_from_field, budget_from_text, format_eur
+from search.pipeline.prerequisites import occasions_named
 from search.pipeline.tried_interventions import interventions_tried
 
 NUMBER_WORDS = {
@@ -229,6 +230,7 @@ class SituationContext:
     body_regions: list[str] = field(default_factory=list)  # search.pipeline.body_regions
     tried_interventions: list[str] = field(default_factory=list)  # search.pipeline.tried_interventions
     on_site_needed: bool = False  # help must come to the workplace (ON_SITE_CUES): online-only products fit badly
+    occasions: list[str] = field(default_factory=list)  # a pregnancy, an accident, a language barrier (search.pipeline.prerequisites)
 
     def as_dict(self) -> dict:
         return asdict(self)
@@ -376,6 +378,7 @@ def context_extract(text: str, *, role: str = "", sector: str = "", duration: st
     context.body_regions = body_regions_named(text)
     context.tried_interventions = interventions_tried(text)
     context.on_site_needed = bool(ON_SITE_CUES.search(text))
+    context.occasions = occasions_named(text)
     weeks = parse_duration_field(duration) if duration else None
     if weeks is None:
         weeks = _absence_duration(absence_text)

@@ -5,8 +5,9 @@ Each score is a small rule over product metadata, the situation and the guidelin
   chose for the judged situations most like this one: search.pipeline.precedents), times how well
   its phase suits the absence (a prevention workshop does little for someone absent for months;
   a 2e-spoor track is meaningless for a prevention question), damped for a product meant for other
-  roles and sectors, named after other body regions, already tried according to the situation, or
-  delivered online only where help must come on site;
+  roles and sectors, named after other body regions, already tried according to the situation,
+  delivered online only where help must come on site, or meant for an occasion (a pregnancy, an
+  accident) the situation does not name;
 - fit: who it is for (employee, manager, team, organisation) against who the question is about,
   the role and sector tags, the absence window and home-working constraints;
 - guidelines: how strongly the best guideline passage backs the product in this situation;
@@ -17,6 +18,7 @@ from catalog.models import Audience, Category, Delivery, Phase, Product
 from search.pipeline.body_regions import label_body_regions
 from search.pipeline.context import SituationContext, catalog_tag_labels, format_weeks
 from search.pipeline.ranking.parameters import AUDIENCE_FIT, DEFAULT, RankingParameters
+from search.pipeline.prerequisites import missing_occasion
 from search.pipeline.tried_interventions import repeats_tried
 from search.pipeline.types import Scored, clamp
 
@@ -99,6 +101,11 @@ def delivery_mismatch(product: Product, context: SituationContext, p: RankingPar
     return p.mismatch_online_on_site if context.on_site_needed and product.delivery == Delivery.ONLINE else 1.0
 
 
+def occasion_mismatch(product: Product, context: SituationContext, p: RankingParameters = DEFAULT) -> float:
+    """Impact damping for a product whose occasion (a pregnancy, an accident, a language barrier) the situation does not name."""
+    return p.missing_occasion if missing_occasion(product.name, context.occasions) else 1.0
+
+
 def tried_mismatch(product: Product, context: SituationContext, p: RankingParameters = DEFAULT) -> float:
     """Impact damping for a product the situation says was already done or tried without result."""
     return p.already_tried if repeats_tried(product.name, context.tried_interventions) else 1.0
@@ -150,6 +157,7 @@ def rank_criteria(
             * body_region_mismatch(product, context, p)
             * tried_mismatch(product, context, p)
             * delivery_mismatch(product, context, p)
+            * occasion_mismatch(product, context, p)
         )
         impact = clamp(addresses * timing * reach * mismatches)
         # Fit, backing and feasibility only count as far as the product addresses this problem at this

@@ -1,0 +1,54 @@
+"""Products that only make sense when the situation names their occasion: a pregnancy, an accident, a language barrier.
+
+A pregnancy consultation for someone who is not pregnant, an accident investigation where nothing
+happened, an interpreter where everyone speaks Dutch: these share words with many situations ("werkplek",
+"onderzoek", "gesprek") but not their occasion. Over the ~1,500 judged situations of 23 writers, each
+of these three was judged suitable almost only when its occasion was named (pregnancy 35 of 35,
+interpreter 29 of 29, accident 29 of 30), and kept out of a top 3 without it 20, 5 and 19 times. Such
+a product keeps a fraction of its impact when its occasion is missing (RankingParameters.missing_occasion).
+"""
+
+import functools
+import re
+
+# (how a product's name names it, the occasion as the reasoning says it, how a situation names the occasion)
+OCCASIONS: tuple[tuple[re.Pattern, str, re.Pattern], ...] = tuple(
+    (re.compile(product, re.IGNORECASE), label, re.compile(occasion, re.IGNORECASE))
+    for product, label, occasion in (
+        (
+            r"zwangerschap",
+            "een zwangerschap",
+            r"zwanger\w*|bevall\w*|bevallen|borstvoeding|kolven|postpartum|zwangerschap\w*|kinderwens|miskraam|ivf\b",
+        ),
+        (
+            r"ongevallenonderzoek",
+            "een ongeval of incident",
+            r"ongeval\w*|ongeluk\w*|incident\w*|\bgevallen\b|\bval\b|\bviel\b|letsel\w*|gewond\w*|verwond\w*|bekneld\w*|snijwond\w*"
+            r"|brand\b|explosie\w*|aangereden|\bklem\b|prikaccident\w*|calamiteit\w*|bijna[- ]ongeval\w*|arbeidsinspectie\w*|inspectie\w*"
+            r"|hoe (?:dit|het) (?:heeft )?(?:kon |kunnen )?gebeur\w*|\bgebeurd\b|\bmelden\b|meldplicht\w*|\bkwijt\b|amputat\w*|geamputeerd|gebroken|\bbreuk\w*"
+            r"|gesneden|verbrand\w*|getroffen|ambulance|eerste hulp|\behbo\b|onveilig\w*|oorzaak",
+        ),
+        (
+            r"\btolk\b",
+            "een taalbarrière",
+            r"\btaal\w*|\btolk\w*|nederlands\w*|spreekt\b|vertal\w*|anderstalig\w*|buitenlands\w*|migrant\w*|arbeidsmigrant\w*|expat\w*|statushouder\w*|vluchteling\w*"
+            r"|engelstalig\w*|pools\w*|polen\b|roemeen\w*|bulgaar\w*|oekraïn\w*|syri\w*|eritre\w*|turk\w*|marokka\w*|arabisch\w*|portugees\w*|spaans\w*|afkomst\b",
+        ),
+    )
+)
+
+
+def occasions_named(text: str) -> list[str]:
+    """The occasions (labels of OCCASIONS, in table order) a situation names."""
+    return [label for _, label, occasion in OCCASIONS if occasion.search(text)]
+
+
+@functools.lru_cache(maxsize=4096)
+def product_occasions(name: str) -> tuple[str, ...]:
+    """The occasions a product's name says it is for ("Zwangerschapsconsult werkplek": a pregnancy)."""
+    return tuple(label for product, label, _ in OCCASIONS if product.search(name))
+
+
+def missing_occasion(product_name: str, occasions: list[str]) -> str:
+    """The occasion the product needs and the situation does not name ("" when none is missing)."""
+    return next((label for label in product_occasions(product_name) if label not in occasions), "")
