@@ -131,6 +131,7 @@ class PassageRetrieval:
     best_similarity: float = 0.0
     documents_considered: list[dict] = field(default_factory=list)  # best first; `chosen` ones were searched first
     uncovered_topics: list[str] = field(default_factory=list)  # subjects the question names and no best passage does
+    covered_topics: list[str] = field(default_factory=list)  # subjects outside the corpus the question names and the best passage names too
     closeness: QuestionCloseness = field(default_factory=QuestionCloseness)  # to the closest judged questions
     vouched: float = 0.0  # the judged questions' highest vote for the place of one of the best passages
 
@@ -139,8 +140,9 @@ class PassageRetrieval:
         """Whether anything in the corpus is about this question (otherwise the answer abstains)."""
         if not self.passages or self.uncovered_topics:
             return False
-        if self.closeness.unanswerable >= UNANSWERABLE_PRECEDENT_MIN_SIMILARITY and self.closeness.unanswerable > self.closeness.answered:
-            return False  # asked like a question judged unanswerable, more than like any answered one
+        unanswerable_like = self.closeness.unanswerable >= UNANSWERABLE_PRECEDENT_MIN_SIMILARITY and self.closeness.unanswerable > self.closeness.answered
+        if unanswerable_like and not self.covered_topics:
+            return False  # asked like a question judged unanswerable, more than like any answered one (the best passage naming its subject outweighs that)
         if self.best_coverage >= settings.ANSWER_MIN_COVERAGE or self.best_similarity >= settings.ANSWER_MIN_SIMILARITY:
             return True
         return self.closeness.answered >= ANSWERED_PRECEDENT_MIN_SIMILARITY and self.vouched >= ANSWERED_PRECEDENT_MIN_VOTE
@@ -208,6 +210,7 @@ def passages_retrieve(question: str, *, limit: int = RETRIEVE_LIMIT, documents: 
         best_similarity=best_similarity,
         documents_considered=considered,
         uncovered_topics=_uncovered_topics(question, passages[:OUTSIDE_TOPIC_PASSAGES]),
+        covered_topics=_covered_topics(question, passages[0] if passages else None),
         closeness=QuestionCloseness(precedents.closest, unanswerable_closeness(question, held_out_source=held_out_source)),
     )
     retrieval.vouched = max((_place_vote(votes, p) for p in retrieval.best(VOUCHED_PASSAGES)), default=0.0)
@@ -257,6 +260,18 @@ def _uncovered_topics(question: str, best: list[CitedChunk]) -> list[str]:
     return [
         topic for topic, pattern in outside_topics_named(question)
         if not any(pattern.search(f"{p.section} {p.content}") for p in best)
+    ]
+
+
+def _covered_topics(question: str, best: CitedChunk | None) -> list[str]:
+    """Subjects outside the corpus that the question names and the best passage names in the same words
+    ("ouderschapsverlof" in the Arbeidstijdenwet; not "vrije ruimte" of a workplace for the tax term)."""
+    if best is None:
+        return []
+    text = f"{best.section} {best.content}".lower()
+    return [
+        topic for topic, pattern in outside_topics_named(question)
+        if {m.lower() for m in pattern.findall(question)} <= {m.lower() for m in pattern.findall(text)}
     ]
 
 

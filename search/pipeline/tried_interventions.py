@@ -39,7 +39,8 @@ _DONE_AFTER = re.compile(
     r"|\b(?:heeft|hebben|had|hadden|leverde|leverden)\b[^.;!?]{0,25}?\b(?:niets|niks|weinig|onvoldoende|nauwelijks\s+iets|geen\s+(?:resultaat|verbetering|effect))\b[^.;!?]{0,10}?\bop(?:geleverd)?\b"
     r"|\b(?:heeft|hebben|had|hadden)\s+(?:al\s+|ook\s+)*(?:niet|nauwelijks|weinig|onvoldoende)\s+(?:geholpen|gewerkt)\b"
     r"|\b(?:hielp|hielpen|werkte|werkten)\s+(?:ook\s+)?(?:niet|nauwelijks|onvoldoende)\b"
-    r"|\b(?:heeft|hebben)\s+(?:al|inmiddels|reeds)\s+(?:\w+\s+){0,3}?(?:vastgesteld|geconcludeerd|geadviseerd|onderzocht)\b",
+    r"|\b(?:heeft|hebben)\s+(?:al|inmiddels|reeds)\s+(?:\w+\s+){0,3}?(?:vastgesteld|geconcludeerd|geadviseerd|onderzocht)\b"
+    r"|\b(?:is|zijn|ligt|liggen)\s+er\s+(?:al|inmiddels|reeds)\b|\b(?:heeft|hebben)\s+(?:al\s+|inmiddels\s+|reeds\s+)?plaatsgevonden\b",
     re.IGNORECASE,
 )
 # "heeft al fysio en een psycholoog gehad": the mentions between "al" and "gehad".
