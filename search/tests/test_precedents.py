@@ -166,18 +166,18 @@ def test_it_learns_a_situation_an_admin_judges_from_the_next_search_on(demo_data
 def test_it_recommends_what_specialists_chose_for_a_similar_situation_and_says_so(fresh_precedent_index):
     query = "Medewerker vertrekt binnenkort voor lange tijd naar het buitenland, wat moeten we regelen"
     situation = ReferenceSituation.objects.create(source="proef", external_id="1", text="Medewerker vertrekt lange tijd naar het buitenland, wat regelen")
-    ReferenceJudgement.objects.create(situation=situation, product=Product.objects.get(name="Tolk"), grade=2)
+    ReferenceJudgement.objects.create(situation=situation, product=Product.objects.get(name="Mantelzorgondersteuning"), grade=2)
     without = [item.product.name for item in search_run(SearchRequest(query=query), params=replace(DEFAULT, precedent_weight=0)).recommendations]
     outcome = search_run(SearchRequest(query=query))
     names = [item.product.name for item in outcome.recommendations]
-    assert without and "Tolk" not in without
-    assert "Tolk" in names
-    tolk = outcome.recommendations[names.index("Tolk")]
-    assert tolk.precedent > 0
-    assert "vergelijkbare beoordeelde situaties" in tolk.reasoning
+    assert without and "Mantelzorgondersteuning" not in without
+    assert "Mantelzorgondersteuning" in names
+    chosen = outcome.recommendations[names.index("Mantelzorgondersteuning")]
+    assert chosen.precedent > 0
+    assert "vergelijkbare beoordeelde situaties" in chosen.reasoning
 
     held_out = search_run(SearchRequest(query=query, held_out_source="proef"))
-    assert "Tolk" not in [item.product.name for item in held_out.recommendations]
+    assert "Mantelzorgondersteuning" not in [item.product.name for item in held_out.recommendations]
 
 
 @pytest.mark.django_db
