@@ -40,6 +40,7 @@ _DONE_AFTER = re.compile(
     r"|\b(?:heeft|hebben|had|hadden)\s+(?:al\s+|ook\s+)*(?:niet|nauwelijks|weinig|onvoldoende)\s+(?:geholpen|gewerkt)\b"
     r"|\b(?:hielp|hielpen|werkte|werkten)\s+(?:ook\s+)?(?:niet|nauwelijks|onvoldoende)\b"
     r"|\b(?:heeft|hebben)\s+(?:al|inmiddels|reeds)\s+(?:\w+\s+){0,3}?(?:vastgesteld|geconcludeerd|geadviseerd|onderzocht)\b"
+    r"|\b(?:adviseert|adviseerde|adviseren|concludeert|concludeerde)\b"
     r"|\b(?:is|zijn|ligt|liggen)\s+er\s+(?:al|inmiddels|reeds)\b|\b(?:heeft|hebben)\s+(?:al\s+|inmiddels\s+|reeds\s+)?plaatsgevonden\b",
     re.IGNORECASE,
 )

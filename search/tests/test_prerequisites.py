@@ -34,7 +34,7 @@ def test_it_reads_the_occasions_a_situation_names(text, occasions):
     [
         ("Zwangerschapsconsult werkplek", "Verpleegkundige met nachtdiensten slaapt slecht", DEFAULT.missing_occasion),
         ("Zwangerschapsconsult werkplek", "Verpleegkundige is zwanger en werkt nachtdiensten", 1.0),
-        ("Arbeidsongevallenonderzoek", "We willen onze RI&E bijwerken voor de inspectie", 1.0),
+        ("Arbeidsongevallenonderzoek", "De Arbeidsinspectie komt langs en we hebben nog geen RI&E", DEFAULT.missing_occasion),
         ("Arbeidsongevallenonderzoek", "Medewerker met rugklachten door tillen", DEFAULT.missing_occasion),
         ("Tolk", "Medewerker met rugklachten door tillen", DEFAULT.missing_occasion),
         ("Slaapcoaching", "Medewerker met rugklachten door tillen", 1.0),  # a product for no occasion is never damped

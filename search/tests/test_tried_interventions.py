@@ -25,6 +25,7 @@ from search.pipeline.tried_interventions import interventions_tried
         ("Na het AD-onderzoek willen we een plan maken", ["arbeidsdeskundig onderzoek"]),
         ("Fysio hielp niet", ["fysiotherapie"]),
         ("AD-rapport is er al en adviseert 2e spoor", ["arbeidsdeskundig onderzoek"]),
+        ("AD-rapport adviseert 1e spoor in aangepast eigen werk", ["arbeidsdeskundig onderzoek"]),
         # Only what precedes its completion, in the same clause, about the same subject:
         ("Fysio is afgerond, nu wil hij graag een werkplekonderzoek", ["fysiotherapie"]),
         ("Medewerker wil een arbeidsdeskundig onderzoek, de bedrijfsarts heeft al geadviseerd het werk aan te passen", []),
