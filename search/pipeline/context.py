@@ -81,7 +81,7 @@ BACK_TO_WORK_GOAL = re.compile(
 # in "de werknemer dreigt een deskundigenoordeel aan te vragen".
 PREVENTIVE_CUES = re.compile(
     r"\b(voorkomen|preventie\w*|preventief|voorkomen dat|risico\w*|vitaliteit|fitter|gezonder|bewustwording|ri&e|beleid|opbrandt|opbranden"
-    r"|weerbaar\w*|(?:beter\s+)?voor(?:te)?bereiden|(?:beter\s+)?(?:leren|leert)\s+omgaan|(?:beter\s+)?leren\s+(?:mee\s+)?omgaan"
+    r"|weerbaar\w*|voor(?:te)?bereiden|(?:leren|leert)\s+(?:mee\s+)?omgaan"
     r"|dreigt (?:uit te vallen|ziek te worden|te verzuimen|overspannen te raken|op te branden|vast te lopen)"
     r"|dreigend\w* (?:verzuim|uitval|ziekteverzuim|burn-?out|overspanning))\b",
     re.IGNORECASE,

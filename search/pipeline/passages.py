@@ -204,13 +204,14 @@ def passages_retrieve(question: str, *, limit: int = RETRIEVE_LIMIT, documents: 
             entry["chosen"] = entry["document_title"] in chosen
         in_order = [p for p in in_order if p.document_title in chosen] + [p for p in in_order if p.document_title not in chosen]
     passages = _originals_before_summaries(in_order, embedding)
+    topics = outside_topics_named(question)
     retrieval = PassageRetrieval(
         passages=passages,
         best_coverage=max(float(row[10]) for row in rows),
         best_similarity=best_similarity,
         documents_considered=considered,
-        uncovered_topics=_uncovered_topics(question, passages[:OUTSIDE_TOPIC_PASSAGES]),
-        covered_topics=_covered_topics(question, passages[0] if passages else None),
+        uncovered_topics=_uncovered_topics(topics, passages[:OUTSIDE_TOPIC_PASSAGES]),
+        covered_topics=_covered_topics(question, topics, passages[0] if passages else None),
         closeness=QuestionCloseness(precedents.closest, unanswerable_closeness(question, held_out_source=held_out_source)),
     )
     retrieval.vouched = max((_place_vote(votes, p) for p in retrieval.best(VOUCHED_PASSAGES)), default=0.0)
@@ -254,23 +255,23 @@ def _place_vote(votes: dict, passage: CitedChunk) -> float:
     return max((votes.get((passage.document_title, place), 0.0) for place in passage.places), default=0.0)
 
 
-def _uncovered_topics(question: str, best: list[CitedChunk]) -> list[str]:
+def _uncovered_topics(topics: list[tuple[str, re.Pattern]], best: list[CitedChunk]) -> list[str]:
     """Subjects outside the corpus (holiday pay, notice periods, tax) that the question names and none
     of its best passages do: those passages then share the question's other words, not its subject."""
     return [
-        topic for topic, pattern in outside_topics_named(question)
+        topic for topic, pattern in topics
         if not any(pattern.search(f"{p.section} {p.content}") for p in best)
     ]
 
 
-def _covered_topics(question: str, best: CitedChunk | None) -> list[str]:
+def _covered_topics(question: str, topics: list[tuple[str, re.Pattern]], best: CitedChunk | None) -> list[str]:
     """Subjects outside the corpus that the question names and the best passage names in the same words
     ("ouderschapsverlof" in the Arbeidstijdenwet; not "vrije ruimte" of a workplace for the tax term)."""
     if best is None:
         return []
     text = f"{best.section} {best.content}".lower()
     return [
-        topic for topic, pattern in outside_topics_named(question)
+        topic for topic, pattern in topics
         if {m.lower() for m in pattern.findall(question)} <= {m.lower() for m in pattern.findall(text)}
     ]
 

@@ -145,11 +145,13 @@ def _grams(text: str) -> Counter:
     return counts
 
 
-def precedents_for(text: str, *, held_out_source: str = "", p: RankingParameters = DEFAULT) -> Precedents:
-    """The votes of the judged situations closest to `text`; none when no judged situation is close."""
+def precedents_for(
+    text: str, *, held_out_source: str = "", p: RankingParameters = DEFAULT, tried: frozenset[str] = frozenset()
+) -> Precedents:
+    """The votes of the judged situations closest to `text`; none when no judged situation is close.
+    `tried`: what the situation says was already tried (its context's tried_interventions)."""
     if p.precedent_weight <= 0:
         return Precedents()
-    tried = frozenset(interventions_tried(text))
     return precedent_index("situations").precedents(text, held_out_source=held_out_source, p=p, tried=tried)
 
 
