@@ -51,10 +51,10 @@ WORKING_CUES = re.compile(
 # ziek"), not an absence: after two years the WIA decides, and the third year is a wage sanction at most.
 MAX_ABSENCE_WEEKS = 156
 # Fully back at work after an absence ("sinds 3 weken weer volledig aan het werk", "werkt sinds kort weer
-# volledig"): the absence it names is over; the question is about staying at work.
+# volledig", "is na negen maanden verzuim weer volledig aan het werk"): the absence it names is over; the question is about staying at work.
 BACK_AT_WORK = re.compile(
-    r"\b(?:is|zijn|sinds\b[^.;?!]{0,15}?|inmiddels|nu|alweer)\s+(?:weer|terug)\s+(?:volledig\s+|helemaal\s+|fulltime\s+|voltijds?\s+)?(?:aan het werk|aan 't werk|op het werk)\b"
-    r"|\bwerkt\b[^.;?!]{0,20}?\bweer\s+(?:volledig|helemaal|fulltime|voltijds?|al zijn uren|al haar uren)\b|\b(?:hersteld|beter)\s*gemeld\b",
+    r"\b(?:is|zijn|sinds\b[^.;?!]{0,15}?|inmiddels|nu|alweer|(?:is|zijn)\s+na\b[^.;?!]{0,50}?)\s+(?:weer|terug)\s+(?:volledig\s+|helemaal\s+|fulltime\s+|voltijds?\s+)?(?:aan het werk|aan 't werk|op het werk)\b"
+    r"|\bwerkt\b[^.;?!]{0,50}?\bweer\s+(?:volledig|helemaal|fulltime|voltijds?|al zijn uren|al haar uren)\b|\b(?:hersteld|beter)\s*gemeld\b",
     re.IGNORECASE,
 )
 PARTIAL_RETURN = re.compile(r"\b(gedeeltelijk\w*|deels|halve dagen|parttime|opbouw\w*|therapeutisch\w*|\d+\s*(?:uur|uren|%))", re.IGNORECASE)

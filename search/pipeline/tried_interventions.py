@@ -41,7 +41,17 @@ _DONE_AFTER = re.compile(
     r"|\b(?:hielp|hielpen|werkte|werkten)\s+(?:ook\s+)?(?:niet|nauwelijks|onvoldoende)\b"
     r"|\b(?:heeft|hebben)\s+(?:al|inmiddels|reeds)\s+(?:\w+\s+){0,3}?(?:vastgesteld|geconcludeerd|geadviseerd|onderzocht)\b"
     r"|\b(?:adviseert|adviseerde|adviseren|concludeert|concludeerde)\b"
-    r"|\b(?:is|zijn|ligt|liggen)\s+er\s+(?:al|inmiddels|reeds)\b|\b(?:heeft|hebben)\s+(?:al\s+|inmiddels\s+|reeds\s+)?plaatsgevonden\b",
+    r"|\b(?:is|zijn|ligt|liggen)\s+er\s+(?:al|inmiddels|reeds)\b|\b(?:heeft|hebben)\s+(?:al\s+|inmiddels\s+|reeds\s+)?plaatsgevonden\b"
+    # Under way: "een jobcoach begeleidt hem al", "fysiotherapie loopt al", "mediation is al gestart".
+    r"|\b(?:begeleidt|begeleiden|behandelt|behandelen|ondersteunt|ondersteunen|coacht|coachen)\s+(?:hem\s+|haar\s+|hen\s+|ze\s+)?(?:al|inmiddels|reeds)\b"
+    r"|\b(?:loopt|lopen)\s+(?:al|inmiddels|reeds)\b(?!\s+(?:\d+|een|twee|drie|vier|vijf|zes|enkele|ruim|bijna|sinds|maanden|weken|jaren)\b)"
+    r"|\b(?:is|zijn|werd|werden)\s+(?:al|inmiddels|reeds)\s+(?:gestart|begonnen|ingezet|ingeschakeld|betrokken|aangevraagd)\b",
+    re.IGNORECASE,
+)
+# "is al in behandeling bij een psycholoog", "heeft al een tijd gesprekken bij de bedrijfsmaatschappelijk
+# werker", "gaat inmiddels naar een fysiotherapeut": the mention right after an ongoing treatment.
+_UNDER_WAY_WITH = re.compile(
+    r"\b(?:al|inmiddels|reeds)\b[^.;!?]{0,40}?\b(?:behandeling|gesprekken|sessies|begeleiding|afspraken|loopt|lopen|gaat|gaan)\s+(?:bij|van|met|naar)\s+(?:een\s+|de\s+|het\s+|haar\s+|zijn\s+)?$",
     re.IGNORECASE,
 )
 # "heeft al fysio en een psycholoog gehad": the mentions between "al" and "gehad".
@@ -67,7 +77,8 @@ def interventions_tried(text: str) -> list[str]:
                 if _NEGATED.search(before):
                     continue
                 before_cue = cue and match.end() <= cue.start() and not _BREAK.search(clause[match.end() : cue.start()])
-                if before_cue or _AFTER_IT.search(before) or any(s <= match.start() < e for s, e in had):
+                after_cue = _AFTER_IT.search(before) or _UNDER_WAY_WITH.search(before)
+                if before_cue or after_cue or any(s <= match.start() < e for s, e in had):
                     tried.add(label)
     return [label for label, _, _ in INTERVENTIONS if label in tried]
 

@@ -153,6 +153,8 @@ INTENTS = [
     # fully back at work: the absence it names is over, and relapse prevention is what fits
     ("Accountmanager na 8 maanden uitval door burn-out sinds 3 weken weer volledig aan het werk", None, "aan het werk", False, False, "terugval"),
     ("heeft na een depressie 8 maanden verzuimd en werkt sinds kort weer volledig", None, "aan het werk", False, False, "terugval"),
+    ("Docent is na negen maanden verzuim door een depressie weer volledig aan het werk.", None, "aan het werk", False, False, "terugval"),
+    ("Onze medewerker werkt na 8 maanden burn-out weer volledig, maar we zijn bang voor terugval", None, "aan het werk", False, False, "terugval"),
     # a partial return is still an absence in re-integration
     ("12 weken ziek, sinds 2 weken gedeeltelijk weer aan het werk", 12.0, "verzuim", False, False, "terugval"),
     # an age or years of service is no absence duration

@@ -23,6 +23,8 @@ PREGNANCY, ACCIDENT, LANGUAGE = "een zwangerschap", "een ongeval of incident", "
         ("Schoonmaakster van Poolse afkomst spreekt weinig Nederlands", [LANGUAGE]),
         ("Nachtdienst en slaapproblemen bij een verpleegkundige", []),
         ("Werkdruk in het team, we willen een RI&E laten doen", []),
+        ("Leerkracht voelt zich opgebrand door de hoge werkdruk", []),
+        ("brandwonden na een steekvlam in de keuken", [ACCIDENT]),
     ],
 )
 def test_it_reads_the_occasions_a_situation_names(text, occasions):

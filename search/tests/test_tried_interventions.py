@@ -26,6 +26,14 @@ from search.pipeline.tried_interventions import interventions_tried
         ("Fysio hielp niet", ["fysiotherapie"]),
         ("AD-rapport is er al en adviseert 2e spoor", ["arbeidsdeskundig onderzoek"]),
         ("AD-rapport adviseert 1e spoor in aangepast eigen werk", ["arbeidsdeskundig onderzoek"]),
+        # Under way counts as tried: the same intervention is not booked a second time.
+        ("Een jobcoach begeleidt hem al op de werkvloer.", ["jobcoaching"]),
+        ("Ze heeft via de huisarts al een tijd gesprekken bij een psycholoog, maar het herstel stagneert", ["psycholoog"]),
+        ("hij is inmiddels in behandeling bij een psychotherapeut", ["psycholoog"]),
+        ("fysiotherapie loopt al", ["fysiotherapie"]),
+        ("mediation is al gestart", ["mediation"]),
+        ("De werknemer met een fysiek beroep loopt al 6 weken met klachten", []),
+        ("nog geen gesprekken bij een psycholoog", []),
         # Only what precedes its completion, in the same clause, about the same subject:
         ("Fysio is afgerond, nu wil hij graag een werkplekonderzoek", ["fysiotherapie"]),
         ("Medewerker wil een arbeidsdeskundig onderzoek, de bedrijfsarts heeft al geadviseerd het werk aan te passen", []),
