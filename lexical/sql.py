@@ -1,8 +1,8 @@
 """The one home of lexical scoring SQL: weighted query terms and BM25F over stored Dutch tsvectors.
 
 Every query word is stemmed by PostgreSQL (`dutch`) and prefix-matched, so "klacht" finds
-"klachten" and "klachtenregeling". BM25F: term frequency counts each occurrence by the weight of
-the field it sits in (tsvector labels A–D), saturates with k1 and is normalised by document
+"klachten" and "klachtenregeling" (a lexeme under four letters only as a whole word, lexical.matching).
+BM25F: term frequency counts each occurrence by the weight of the field it sits in (tsvector labels A–D), saturates with k1 and is normalised by document
 length with b; IDF comes from the same table, so a term most documents share counts little.
 Besides the score, each match reports `coverage`: the share of the query's own IDF mass it
 matches, which tells whether a query is about this domain at all, independent of its length.
@@ -11,12 +11,13 @@ matches, which tells whether a query is about this domain at all, independent of
 import math
 from dataclasses import dataclass
 
+from lexical.matching import MIN_PREFIX_LEXEME_LENGTH, lexeme_matches_sql, lexeme_tsquery_sql
 from lexical.stats import corpus_stats, document_frequencies, word_lexemes
 from lexical.terms import QueryTerms
 
 K1 = 1.2
 B = 0.75
-MIN_LEXEME_LENGTH = 3  # a typed word's lexeme, matched as a prefix ("rug" must count)
+MIN_LEXEME_LENGTH = 3  # a typed word's lexeme ("rug" must count)
 # A product's name and problem areas used as a topic query over guideline documents: short lexemes
 # of product names ("aan", "los", "pmo") as prefixes would put every document on every subject.
 MIN_TOPIC_LEXEME_LENGTH = 4
@@ -25,7 +26,7 @@ SHORTLIST_MATCH_BUDGET = 2000
 
 TERMS_CTE = f"""
 query_terms AS MATERIALIZED (
-    SELECT v.lexeme, max(q.weight) AS weight, bool_or(q.own) AS own, to_tsquery('simple', quote_literal(v.lexeme) || ':*') AS tq
+    SELECT v.lexeme, max(q.weight) AS weight, bool_or(q.own) AS own, {lexeme_tsquery_sql("v.lexeme")} AS tq
     FROM unnest(%(term_words)s::text[], %(term_weights)s::float8[], %(term_own)s::bool[]) AS q(word, weight, own)
     CROSS JOIN LATERAL unnest(to_tsvector('dutch', q.word)) AS v
     WHERE length(v.lexeme) >= {MIN_LEXEME_LENGTH}
@@ -161,7 +162,7 @@ def _tsvector_frequencies(name: str, *, table: str, weights: FieldWeights, short
         OFFSET 0
     ) f
     CROSS JOIN LATERAL unnest(f.terms) AS q(term)
-    WHERE starts_with(f.lexeme, q.term)
+    WHERE {lexeme_matches_sql("f.lexeme", "q.term")}
 ),
 {name}_tf AS MATERIALIZED (
     -- Each row's matching lexemes grouped by query term; no join with the matches, whose row
@@ -176,7 +177,8 @@ def _tsvector_frequencies(name: str, *, table: str, weights: FieldWeights, short
 
 def _posting_frequencies(name: str, *, table: str, weights: FieldWeights, shortlist: int, postings: Postings) -> str:
     """`<name>_tf` (id, length, widf, f) from the postings: per shortlisted row and query lexeme one
-    btree range over the lexemes it begins (bytewise order: below lexeme || U+10FFFF)."""
+    btree range over the lexemes it matches (bytewise order: below lexeme || U+10FFFF, or only the
+    lexeme itself where it is too short to match as a prefix)."""
     per_occurrence = f"(p.a * {weights.a} + p.b * {weights.b} + p.c * {weights.c} + p.d * {weights.d})"
     return f"""{_shortlist_cte(name, shortlist=shortlist)},
 {name}_rows AS MATERIALIZED (
@@ -191,7 +193,8 @@ def _posting_frequencies(name: str, *, table: str, weights: FieldWeights, shortl
     CROSS JOIN LATERAL (
         SELECT sum({per_occurrence}) AS f
         FROM {postings.table} p
-        WHERE p.{postings.key} = r.id AND p.lexeme >= d.lexeme AND p.lexeme < d.lexeme || chr(1114111)
+        WHERE p.{postings.key} = r.id AND p.lexeme >= d.lexeme
+          AND p.lexeme < d.lexeme || CASE WHEN length(d.lexeme) >= {MIN_PREFIX_LEXEME_LENGTH} THEN chr(1114111) ELSE chr(1) END
     ) tf
     WHERE d.df > 0 AND tf.f IS NOT NULL
 ),

@@ -14,6 +14,8 @@ import time
 
 from django.db import connection
 
+from lexical.matching import lexeme_tsquery_sql
+
 STATS_MAX_AGE_S = 60.0
 _lock = threading.Lock()
 _cache: dict[tuple[str, str], tuple[float, float, float]] = {}  # (table, where) → (loaded_at, n, avgdl)
@@ -70,7 +72,7 @@ def document_frequencies(table: str, where: str, lexemes: list[str]) -> dict[str
         with connection.cursor() as cursor:
             cursor.execute(
                 f"SELECT t.lexeme, count(x.id) FROM unnest(%s::text[]) AS t(lexeme) "
-                f"LEFT JOIN {table} x ON x.search_vector @@ to_tsquery('simple', quote_literal(t.lexeme) || ':*') AND ({where}) "
+                f"LEFT JOIN {table} x ON x.search_vector @@ {lexeme_tsquery_sql('t.lexeme')} AND ({where}) "
                 f"GROUP BY t.lexeme",
                 [missing],
             )

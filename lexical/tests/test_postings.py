@@ -72,9 +72,20 @@ def test_it_drops_the_postings_of_a_product_without_a_tsvector_or_deleted():
         "zit thuis met stress",
         "Werknemer met burn-out klachten, 6 maanden verzuim, management functie",
         "Baliemedewerker gemeente bedreigd met een mes, sinds het incident twee weken niet gewerkt, nachtmerries",
+        "kerstboom kopen, val van de trap, rug en arm, drie weken",  # short lexemes: whole words only
     ],
 )
 def test_it_scores_a_product_from_its_postings_as_from_its_tsvector(query):
     from_tsvector = _scores(query, postings=None)
     assert from_tsvector
     assert _scores(query, postings=PRODUCT_POSTINGS) == from_tsvector
+
+
+def test_it_matches_a_short_lexeme_as_a_whole_word_and_a_longer_one_as_a_prefix():
+    product = Product.objects.order_by("id").first()
+    product.description = "Een coach koppelt de werknemer aan een klachtenregeling."
+    product.save()
+    product_index_refresh(product_ids=[product.id], force=True)
+    for postings in (None, PRODUCT_POSTINGS):
+        assert product.id not in _scores("kopen", postings=postings)  # "kop" is no prefix of "koppelt" here
+        assert product.id in _scores("klacht", postings=postings)  # "klacht" is of "klachtenregeling"

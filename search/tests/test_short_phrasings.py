@@ -24,9 +24,9 @@ def test_it_answers_every_short_phrasing_with_recommendations():
 
 def test_it_recommends_nothing_for_gibberish_and_other_subjects():
     answered = [query for query in _queries("out_of_domain.jsonl") if search_run(SearchRequest(query=query)).recommendations]
-    # Known misses of the current gate, not to grow: a Docker question close in meaning to the ICT
-    # products (USE cosine 0.16) and "kerstboom kopen" ("kopen" is a catalog word).
-    assert len(answered) <= 2, answered
+    # The one known miss of the current gate, not to grow: a Docker question as close in meaning to a
+    # product (USE cosine 0.165) as "migraine", which must stay in the domain.
+    assert len(answered) <= 1, answered
 
 
 @pytest.mark.parametrize("query", ["rugklachten", "nekklachten", "angstklachten", "loonsanctie dreigt"])
