@@ -11,6 +11,7 @@ from search.pipeline.request import SearchRequest
 from search.pipeline.run import search_run
 
 PREGNANCY, ACCIDENT, LANGUAGE = "een zwangerschap", "een ongeval of incident", "een taalbarrière"
+MENOPAUSE, LIABLE_PARTY, LOSS, CARER = "de overgang", "een ander die de schade veroorzaakte", "een overlijden of verlies", "zorg voor een naaste"
 
 
 @pytest.mark.parametrize(
@@ -19,12 +20,20 @@ PREGNANCY, ACCIDENT, LANGUAGE = "een zwangerschap", "een ongeval of incident", "
         ("Verzorgende is 14 weken zwanger en werkt nachtdiensten", [PREGNANCY]),
         ("terug na de bevalling, wil kolven op het werk", [PREGNANCY]),
         ("Uitzendkracht met zijn hand in de kantbank gekomen, 2 vingers kwijt; hoe kon dit gebeuren?", [ACCIDENT]),
-        ("dodelijk ongeval op de bouwplaats", [ACCIDENT]),
+        ("dodelijk ongeval op de bouwplaats", [ACCIDENT, LOSS]),
         ("Schoonmaakster van Poolse afkomst spreekt weinig Nederlands", [LANGUAGE]),
         ("Nachtdienst en slaapproblemen bij een verpleegkundige", []),
         ("Werkdruk in het team, we willen een RI&E laten doen", []),
         ("Leerkracht voelt zich opgebrand door de hoge werkdruk", []),
         ("brandwonden na een steekvlam in de keuken", [ACCIDENT]),
+        ("Verpleegkundige van 52 heeft last van opvliegers en slaapt slecht", [MENOPAUSE]),
+        ("Chauffeur met whiplash na een kop-staartbotsing, kunnen we de loonkosten verhalen?", [LIABLE_PARTY]),
+        ("Medewerkster gebeten door de hond van de buren", [LIABLE_PARTY]),
+        ("Schoonmaakster huilt sinds het overlijden van haar man", [LOSS]),
+        ("Logopedist zorgt sinds de zomer voor haar moeder met alzheimer", [CARER]),
+        ("Monteur heeft een ernstig ziek kind in het ziekenhuis", [CARER]),
+        ("Medewerker is voor de derde keer dit jaar ziek en heeft schulden", []),
+        ("Vertrouwen in de leidinggevende is weg na een conflict", []),
     ],
 )
 def test_it_reads_the_occasions_a_situation_names(text, occasions):
@@ -39,6 +48,11 @@ def test_it_reads_the_occasions_a_situation_names(text, occasions):
         ("Arbeidsongevallenonderzoek", "De Arbeidsinspectie komt langs en we hebben nog geen RI&E", DEFAULT.missing_occasion),
         ("Arbeidsongevallenonderzoek", "Medewerker met rugklachten door tillen", DEFAULT.missing_occasion),
         ("Tolk", "Medewerker met rugklachten door tillen", DEFAULT.missing_occasion),
+        ("Overgangsconsultatie", "Docent met concentratie- en geheugenproblemen na een hersenschudding", DEFAULT.missing_occasion),
+        ("Rouwbegeleiding", "Jongerenwerker met schulden door gokken slaapt slecht", DEFAULT.missing_occasion),
+        ("Vertrouwenspersoon", "Medewerker voelt zich gepest door een collega", 1.0),  # "rouw" only where a name starts with it
+        ("Regres", "schulden", DEFAULT.missing_occasion),
+        ("Mantelzorgondersteuning", "Medewerker zorgt voor haar vader met dementie", 1.0),
         ("Slaapcoaching", "Medewerker met rugklachten door tillen", 1.0),  # a product for no occasion is never damped
     ],
 )
