@@ -164,20 +164,21 @@ def test_it_learns_a_situation_an_admin_judges_from_the_next_search_on(demo_data
 
 @pytest.mark.django_db
 def test_it_recommends_what_specialists_chose_for_a_similar_situation_and_says_so(fresh_precedent_index):
+    # A product for no particular occasion (search.pipeline.prerequisites), which stage 1 does not find here.
     query = "Medewerker vertrekt binnenkort voor lange tijd naar het buitenland, wat moeten we regelen"
     situation = ReferenceSituation.objects.create(source="proef", external_id="1", text="Medewerker vertrekt lange tijd naar het buitenland, wat regelen")
-    ReferenceJudgement.objects.create(situation=situation, product=Product.objects.get(name="Mantelzorgondersteuning"), grade=2)
+    ReferenceJudgement.objects.create(situation=situation, product=Product.objects.get(name="Loopbaancoaching"), grade=2)
     without = [item.product.name for item in search_run(SearchRequest(query=query), params=replace(DEFAULT, precedent_weight=0)).recommendations]
     outcome = search_run(SearchRequest(query=query))
     names = [item.product.name for item in outcome.recommendations]
-    assert without and "Mantelzorgondersteuning" not in without
-    assert "Mantelzorgondersteuning" in names
-    chosen = outcome.recommendations[names.index("Mantelzorgondersteuning")]
+    assert without and "Loopbaancoaching" not in without
+    assert "Loopbaancoaching" in names
+    chosen = outcome.recommendations[names.index("Loopbaancoaching")]
     assert chosen.precedent > 0
     assert "vergelijkbare beoordeelde situaties" in chosen.reasoning
 
     held_out = search_run(SearchRequest(query=query, held_out_source="proef"))
-    assert "Mantelzorgondersteuning" not in [item.product.name for item in held_out.recommendations]
+    assert "Loopbaancoaching" not in [item.product.name for item in held_out.recommendations]
 
 
 @pytest.mark.django_db
@@ -282,11 +283,11 @@ def test_it_never_answers_a_question_the_corpus_cannot_answer_because_a_judged_o
 
 @pytest.mark.django_db
 def test_it_answers_an_everyday_question_when_the_closest_judged_questions_vouch_for_a_cited_place(fresh_precedent_index):
-    question = "Wat moet ik als baas regelen voor de mensen die het ongeluk hebben meegemaakt?"
+    question = "Wie betaalt de kosten als de baas een dokter inschakelt?"
     before = passages_retrieve(question)
     assert before.passages and not before.answers_question
     place = next(p for p in before.best(3) if p.article)  # a vote names an article
-    judged = ReferenceQuestion.objects.create(source="proef", external_id="1", text="Wat moet ik als baas regelen voor mensen die een ongeluk meemaakten")
+    judged = ReferenceQuestion.objects.create(source="proef", external_id="1", text="Wie betaalt het als de baas een dokter inschakelt")
     ReferenceQuestionPlace.objects.create(question=judged, document_title=place.document_title, article=place.article)
     precedents_module._cached.clear()
 

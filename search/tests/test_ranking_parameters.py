@@ -1,5 +1,6 @@
 """Table-driven tests of the stage-2 score functions and their named parameters (no database)."""
 
+import math
 from dataclasses import replace
 
 import pytest
@@ -11,6 +12,7 @@ from search.pipeline.ranking.criteria import (
     delivery_mismatch,
     feasibility_score,
     fit_score,
+    impact_saturated,
     phase_suitability,
 )
 from search.pipeline.ranking.parameters import DEFAULT
@@ -105,6 +107,25 @@ NOT_URGENT, URGENT = DEFAULT.speed_weight, DEFAULT.speed_weight_urgent
 ])
 def test_it_damps_online_only_help_where_it_must_come_on_site(situation, delivery, damping):
     assert delivery_mismatch(_product(delivery=delivery), context_extract(situation)) == damping
+
+
+@pytest.mark.parametrize(("raw", "expected"), [
+    (-0.3, 0.0),
+    (0.0, 0.0),
+    (DEFAULT.impact_knee, DEFAULT.impact_knee),  # linear up to the knee
+    (0.5, DEFAULT.impact_knee + (1 - DEFAULT.impact_knee) * (1 - math.exp(-(0.5 - DEFAULT.impact_knee) / (1 - DEFAULT.impact_knee)))),
+])
+def test_it_saturates_impact_smoothly_above_the_knee(raw, expected):
+    assert impact_saturated(raw) == pytest.approx(expected)
+
+
+def test_it_keeps_the_order_of_candidates_whose_impact_adds_up_past_one():
+    # Cut off at 1 these three tied, and weaker scores chose among them.
+    strong, stronger, strongest = (impact_saturated(raw) for raw in (1.1, 1.4, 1.8))
+    assert strong < stronger < strongest < 1.0
+    hard_cut = replace(DEFAULT, impact_knee=1.0)
+    assert impact_saturated(1.1, hard_cut) == impact_saturated(1.8, hard_cut) == 1.0
+    assert impact_saturated(0.7, hard_cut) == 0.7
 
 
 @pytest.mark.parametrize(("days", "context", "expected"), [

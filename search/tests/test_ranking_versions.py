@@ -27,7 +27,9 @@ from search.tuning import pair_agreement, ranker_tune, trial_parameters
 
 pytestmark = pytest.mark.django_db
 
-QUERY = "Werknemer met burn-out klachten, 6 maanden verzuim, management functie"
+# A situation whose top 5 some trials reorder (the burn-out example of the seed is ranked the same by all of them).
+QUERY = "Medewerker met rugklachten, 3 weken thuis"
+BURN_OUT_QUERY = "Werknemer met burn-out klachten, 6 maanden verzuim, management functie"
 TRIALS, SEED = 16, 7
 
 
@@ -122,17 +124,17 @@ def test_it_refuses_a_version_that_lowers_held_out_ndcg(owner):
     # A set that ranks by closeness in meaning alone reorders the top 3; the votes side with it, the
     # judged set (the built-in top 3, graded in order) does not.
     by_meaning = replace(DEFAULT, topical_lexical=0.0, topical_wijzer=0.0, topical_similarity=1.0, precedent_weight=0.0)
-    base, variant = _names(DEFAULT), _names(by_meaning)
+    base, variant = _names(DEFAULT, BURN_OUT_QUERY), _names(by_meaning, BURN_OUT_QUERY)
     assert base[:3] != variant[:3], "precondition: the variant must reorder the top 3"
     preferred, other = next(
         (p, o) for o in base for p in base[base.index(o) + 1 :] if p in variant and o in variant and variant.index(p) < variant.index(o)
     )
     for _ in range(2):
-        search_id = search_perform(request=SearchRequest(query=QUERY, top_k=5), user=owner).search_id
+        search_id = search_perform(request=SearchRequest(query=BURN_OUT_QUERY, top_k=5), user=owner).search_id
         _vote(owner, search_id, preferred, 1)
         _vote(owner, search_id, other, -1)
     graded = {name: grade for name, grade in zip(base[:3], (3, 2, 1), strict=True)}
-    queries = [JudgedQuery(id=f"q{n}", query=QUERY, rel=graded) for n in range(2)]
+    queries = [JudgedQuery(id=f"q{n}", query=BURN_OUT_QUERY, rel=graded) for n in range(2)]
 
     report = ranker_tune(queries, voted_searches(), folds=2, candidates=[DEFAULT, by_meaning])
     assert report.current_pair_agreement == 0.0

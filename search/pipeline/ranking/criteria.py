@@ -14,6 +14,8 @@ Each score is a small rule over product metadata, the situation and the guidelin
 - feasibility: how soon it can start, weighted more when the absence is short or the situation acute.
 """
 
+import math
+
 from catalog.models import Audience, Category, Delivery, Phase, Product
 from search.pipeline.body_regions import label_body_regions
 from search.pipeline.context import SituationContext, catalog_tag_labels, format_weeks
@@ -118,6 +120,19 @@ def audience_fit(product: Product, context: SituationContext, p: RankingParamete
     return AUDIENCE_FIT[context.subject].get(product.audience, p.audience_unlisted)
 
 
+def impact_saturated(raw: float, p: RankingParameters = DEFAULT) -> float:
+    """Impact in 0..1 that keeps the order of strong candidates: linear up to the knee, then 1 − e^−x.
+
+    A product's words plus a strong vote of the judged situations often add up past 1; cut off at 1,
+    three or four such products tied and the weaker scores (guideline backing, speed) picked among them.
+    """
+    raw = max(float(raw), 0.0)
+    knee = p.impact_knee
+    if raw <= knee or knee >= 1:
+        return clamp(raw)  # a knee of 1 is the hard cut
+    return clamp(knee + (1 - knee) * (1 - math.exp(-(raw - knee) / (1 - knee))))
+
+
 def fit_score(product: Product, context: SituationContext, suitability: float, p: RankingParameters = DEFAULT) -> float:
     audience = audience_fit(product, context, p)
     roles = _tag_fit(product.target_roles, context.roles, p)
@@ -159,7 +174,7 @@ def rank_criteria(
             * delivery_mismatch(product, context, p)
             * occasion_mismatch(product, context, p)
         )
-        impact = clamp(addresses * timing * reach * mismatches)
+        impact = impact_saturated(addresses * timing * reach * mismatches, p)
         # Fit, backing and feasibility only count as far as the product addresses this problem at this
         # stage: a quick, well-fitting intervention for something else (or for later) is not a good pick.
         relevance_gate = p.topical_gate_floor + (1 - p.topical_gate_floor) * impact
