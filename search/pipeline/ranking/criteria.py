@@ -165,7 +165,10 @@ def rank_criteria(
         floor = p.reach_floor if context.is_absent else 1.0
         reach = floor + (1 - floor) * audience_fit(product, context, p)
         timing = p.impact_suitability_floor + (1 - p.impact_suitability_floor) * suitability
-        vote = item.precedent if suitability > p.precedent_min_suitability else min(item.precedent, 0.0)
+        # The judged situations chose a product for situations where it had not been tried yet: where it
+        # has, their vote for it does not carry over (their vote against it does).
+        repeats = repeats_tried(product.name, context.tried_interventions)
+        vote = item.precedent if suitability > p.precedent_min_suitability and not repeats else min(item.precedent, 0.0)
         addresses = item.topical + p.precedent_weight * vote
         mismatches = (
             audience_mismatch(product, context, p)
