@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from lexical.compounds import words_of
 from lexical.spelling import spelling_variants
-from lexical.thesaurus import expansion_terms, legal_expansion_terms
+from lexical.thesaurus import abbreviations_named, expansion_terms, legal_expansion_terms
 from lexical.vocabulary import decompounder
 
 OWN_WEIGHT = 1.0
@@ -67,6 +67,17 @@ def query_terms(
         if parts and "-" not in word and word not in splitter.vocabulary:  # a hyphenated word is indexed whole too
             own.discard(word)
             own.update(parts)
+    # An abbreviation is another way of typing what it stands for ("PvA": plan van aanpak): those words
+    # weigh as typed and, where our texts use them, count as typed (coverage, the in-domain gate); the
+    # abbreviation itself counts only where our texts use it. A word of the meaning no text has would
+    # only dilute the coverage ("FML": functionele mogelijkhedenlijst).
+    for abbreviation, means in abbreviations_named(text):
+        for word in words_of(means):
+            add(word, OWN_WEIGHT)
+            if word in splitter.vocabulary:
+                own.add(word)
+        if abbreviation not in splitter.vocabulary:
+            own.discard(abbreviation)
     if synonyms:
         add_text(" ".join(expansion_terms(text)), SYNONYM_WEIGHT)
     if legal:

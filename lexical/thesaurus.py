@@ -1,12 +1,15 @@
 """Curated word lists: what a specialist types → the words our texts use, and what our texts do not cover.
 
-Three lists, plain data an admin can extend:
+Four lists, plain data an admin can extend:
 - lexical/thesaurus.json, everyday Dutch → catalog vocabulary. Specialists write "gokt",
   "geldproblemen", "afvallen"; the catalog says "gokverslaving", "schulden", "overgewicht".
 - lexical/legal_terms.json, practice language → the wording of the regulations, for guideline
   questions only. A casemanager asks about "de casemanager" and "het verzuimdossier"; the Regeling
   procesgang speaks of "een persoon die de activiteiten begeleidt" and "aantekening houden". Kept apart
   so law wording never widens a product search.
+- lexical/abbreviations.json, the abbreviations specialists type ("PvA", "AO", "LG", "mdw") → what they
+  stand for; unlike a thesaurus word this counts as typed (lexical.terms), so "PvA opstellen" is about
+  our domain as much as "plan van aanpak opstellen".
 - lexical/outside_topics.json, subjects next to ours that the corpus does not cover (holiday pay,
   notice periods, tax, pensions): a guideline question about one is answered only when its best
   passages name that subject too (search.pipeline.passages).
@@ -105,6 +108,34 @@ def legal_expansion_terms(text: str) -> list[str]:
 def outside_topics_named(text: str) -> list[tuple[str, re.Pattern]]:
     """The uncovered subjects the text names, each with the pattern that finds it in a passage."""
     return [(topic, pattern) for pattern, topic in OUTSIDE_TOPICS.entries if pattern.search(text)]
+
+
+ABBREVIATIONS_FILE = Path(__file__).with_name("abbreviations.json")
+
+
+@functools.lru_cache(maxsize=1)
+def _abbreviation_patterns() -> tuple[tuple[re.Pattern, str, str], ...]:
+    """(whole-word pattern, the abbreviation in lower case, what it stands for) per entry of abbreviations.json.
+
+    Whole words only, unlike the thesaurus phrases ("ass" must not match "assistent"); an abbreviation
+    that is also a Dutch word or a common English one (PA, BA, AD, MS, OR) counts only as typed in capitals.
+    """
+    if not ABBREVIATIONS_FILE.exists():
+        return ()
+    entries = json.loads(ABBREVIATIONS_FILE.read_text(encoding="utf-8"))
+    return tuple(
+        (
+            re.compile(rf"(?<![\w&-]){re.escape(entry['abbreviation'])}(?![\w&-])", 0 if entry.get("case_sensitive") else re.IGNORECASE),
+            entry["abbreviation"].lower(),
+            entry["means"],
+        )
+        for entry in entries
+    )
+
+
+def abbreviations_named(text: str) -> list[tuple[str, str]]:
+    """(abbreviation in lower case, what it stands for) for each abbreviation the text uses ("PvA": plan van aanpak)."""
+    return [(abbreviation, means) for pattern, abbreviation, means in _abbreviation_patterns() if pattern.search(text)]
 
 
 def thesaurus_words() -> frozenset[str]:

@@ -29,6 +29,13 @@ def test_it_recommends_nothing_for_gibberish_and_other_subjects():
     assert len(answered) <= 1, answered
 
 
+@pytest.mark.parametrize("query", ["PvA opstellen", "AO", "COPD", "mdw met MS haalt het tempo niet meer, loonwaarde laten bepalen ivm LKS"])
+def test_it_answers_a_question_in_abbreviations(query):
+    # Unknown to our texts, "PvA" once lowered the coverage below the in-domain gate: no products at all.
+    outcome = search_run(SearchRequest(query=query))
+    assert len(outcome.recommendations) == 3
+
+
 @pytest.mark.parametrize("query", ["rugklachten", "nekklachten", "angstklachten", "loonsanctie dreigt"])
 def test_it_matches_compounds_on_their_parts(query):
     outcome = search_run(SearchRequest(query=query))

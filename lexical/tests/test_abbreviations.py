@@ -1,0 +1,43 @@
+"""Abbreviations specialists type count as the words they stand for, whole words only."""
+
+import pytest
+
+from lexical.terms import OWN_WEIGHT, query_terms
+from lexical.vocabulary import decompounder
+from lexical.thesaurus import abbreviations_named
+
+
+@pytest.mark.parametrize(
+    ("text", "named"),
+    [
+        ("PvA opstellen", ["pva"]),
+        ("pva opstellen", ["pva"]),
+        ("AO", ["ao"]),
+        ("BA wil een probleemanalyse", ["ba"]),
+        ("collega met ASS", ["ass"]),
+        ("mdw met MS haalt het tempo niet meer", ["mdw", "ms"]),
+        ("Mijn pa is ziek", []),  # "pa" in lower case is a father, not a problem analysis
+        ("de assistent ba-t", []),  # whole words only: not "ass" in "assistent"
+        ("het AD-onderzoek", []),  # a hyphenated word is the thesaurus's (lexical/thesaurus.json)
+    ],
+)
+def test_it_finds_the_abbreviations_a_text_uses(text, named):
+    assert [abbreviation for abbreviation, _ in abbreviations_named(text)] == named
+
+
+@pytest.mark.django_db
+def test_it_counts_what_an_abbreviation_stands_for_as_typed():
+    terms = dict(zip(query_terms("PvA opstellen").words, query_terms("PvA opstellen").own))
+    assert terms["plan"] and terms["aanpak"] and terms["opstellen"]
+    assert not terms["pva"]  # no text of ours writes "PvA": it would only lower the coverage
+
+
+@pytest.mark.django_db
+def test_it_counts_only_the_words_of_a_meaning_our_texts_use():
+    terms = query_terms("Verkoopster is ziek, de BA heeft een FML gemaakt")
+    own, weights = dict(zip(terms.words, terms.own)), dict(zip(terms.words, terms.weights))
+    vocabulary = decompounder().vocabulary
+    assert own["bedrijfsarts"]
+    for word in ("functionele", "mogelijkhedenlijst", "belastbaarheid"):
+        assert weights[word] == OWN_WEIGHT
+        assert own[word] == (word in vocabulary)  # a word no text has would only lower the coverage
