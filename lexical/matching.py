@@ -17,3 +17,9 @@ def lexeme_tsquery_sql(lexeme: str) -> str:
 def lexeme_matches_sql(stored: str, query: str) -> str:
     """SQL: the stored lexeme is matched by the query lexeme (as lexeme_tsquery_sql would match it)."""
     return f"(starts_with({stored}, {query}) AND (length({query}) >= {MIN_PREFIX_LEXEME_LENGTH} OR {stored} = {query}))"
+
+
+def lexeme_range_end_sql(lexeme: str) -> str:
+    """SQL: the exclusive upper bound of the stored lexemes a query lexeme matches, in bytewise order
+    (a prefix: everything that begins with it; a short lexeme: only itself)."""
+    return f"{lexeme} || CASE WHEN length({lexeme}) >= {MIN_PREFIX_LEXEME_LENGTH} THEN chr(1114111) ELSE chr(1) END"

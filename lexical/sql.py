@@ -2,8 +2,9 @@
 
 Every query word is stemmed by PostgreSQL (`dutch`) and prefix-matched, so "klacht" finds
 "klachten" and "klachtenregeling" (a lexeme under four letters only as a whole word, lexical.matching).
-BM25F: term frequency counts each occurrence by the weight of the field it sits in (tsvector labels A–D), saturates with k1 and is normalised by document
-length with b; IDF comes from the same table, so a term most documents share counts little.
+BM25F: term frequency counts each occurrence by the weight of the field it sits in (tsvector labels
+A–D), saturates with k1 and is normalised by document length with b; IDF comes from the same table,
+so a term most documents share counts little.
 Besides the score, each match reports `coverage`: the share of the query's own IDF mass it
 matches, which tells whether a query is about this domain at all, independent of its length.
 """
@@ -11,7 +12,7 @@ matches, which tells whether a query is about this domain at all, independent of
 import math
 from dataclasses import dataclass
 
-from lexical.matching import MIN_PREFIX_LEXEME_LENGTH, lexeme_matches_sql, lexeme_tsquery_sql
+from lexical.matching import lexeme_matches_sql, lexeme_range_end_sql, lexeme_tsquery_sql
 from lexical.stats import corpus_stats, document_frequencies, word_lexemes
 from lexical.terms import QueryTerms
 
@@ -193,8 +194,7 @@ def _posting_frequencies(name: str, *, table: str, weights: FieldWeights, shortl
     CROSS JOIN LATERAL (
         SELECT sum({per_occurrence}) AS f
         FROM {postings.table} p
-        WHERE p.{postings.key} = r.id AND p.lexeme >= d.lexeme
-          AND p.lexeme < d.lexeme || CASE WHEN length(d.lexeme) >= {MIN_PREFIX_LEXEME_LENGTH} THEN chr(1114111) ELSE chr(1) END
+        WHERE p.{postings.key} = r.id AND p.lexeme >= d.lexeme AND p.lexeme < {lexeme_range_end_sql("d.lexeme")}
     ) tf
     WHERE d.df > 0 AND tf.f IS NOT NULL
 ),
