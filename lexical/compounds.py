@@ -24,6 +24,13 @@ NEVER_MODIFIERS = frozenset(
     "aan achter af bij binnen boven buiten door her mee mis na om on ont onder op over samen "
     "tegen toe uit ver voor weer wan".split()
 )
+# A compound's parts are content words. Function words would otherwise split inflected forms into
+# nonsense: "moeten" → "moe" + "ten" (tired), "zitten" → "zit" + "ten", "meteen" → "met" + "een".
+FUNCTION_WORDS = frozenset(
+    "al als bij dan dat de den der des deze die dit doen een en er geen haar hem hen het hij hoe hun ik in "
+    "is je kan maar me meer met mij na naar niet nog nu of om ons op te ten ter tot van veel wat wie wij "
+    "wil ze zelf zich zij zijn zo zou".split()
+)
 _WORD = re.compile(r"[a-zà-ÿ]+(?:-[a-zà-ÿ]+)*")
 
 
@@ -37,7 +44,9 @@ class Decompounder:
     """Splits words into vocabulary parts; results are cached per instance."""
 
     def __init__(self, vocabulary: set[str]) -> None:
-        self.vocabulary = frozenset(w for w in vocabulary if len(w) >= MIN_PART and w not in NEVER_MODIFIERS)
+        self.vocabulary = frozenset(
+            w for w in vocabulary if len(w) >= MIN_PART and w not in NEVER_MODIFIERS and w not in FUNCTION_WORDS
+        )
         self._cache: dict[str, tuple[str, ...]] = {}
 
     def parts(self, word: str) -> tuple[str, ...]:

@@ -7,6 +7,7 @@ from lexical.compounds import Decompounder, words_of
 VOCABULARY = {
     "rug", "nek", "schouder", "klachten", "thuis", "werk", "werkplek", "plek", "werkdruk", "druk", "analyse",
     "overgang", "verzuim", "beleid", "verslaving", "arbeid", "ongeval", "pijn", "komen", "zoek", "belasting",
+    "moe", "ten", "zit", "inzet", "hoe", "veel", "met", "een",
 }
 
 COMPOUNDS = [
@@ -30,6 +31,12 @@ def test_it_splits_dutch_compounds_into_words_of_the_vocabulary(word, parts):
 
 @pytest.mark.parametrize("word", ["voorkomen", "onderzoek", "overbelasting", "klachten", "werknemer", "appeltaart"])
 def test_it_leaves_simple_words_and_particle_verbs_whole(word):
+    assert Decompounder(VOCABULARY).parts(word) == ()
+
+
+@pytest.mark.parametrize("word", ["moeten", "zitten", "inzetten", "hoeveel", "meteen"])
+def test_it_never_splits_off_a_function_word(word):
+    # "moeten" is not "moe" (tired) + "ten", though both are words of the texts
     assert Decompounder(VOCABULARY).parts(word) == ()
 
 
