@@ -138,6 +138,13 @@ def abbreviations_named(text: str) -> list[tuple[str, str]]:
     return [(abbreviation, means) for pattern, abbreviation, means in _abbreviation_patterns() if pattern.search(text)]
 
 
+def abbreviations_spelled_out(text: str) -> str:
+    """The text followed by what its abbreviations stand for, for matchers that cannot know them
+    (character n-grams, an embedding model): "AD inzetten" then also reads "arbeidsdeskundige"."""
+    meanings = [means for _, means in abbreviations_named(text)]
+    return f"{text} ({'; '.join(meanings)})" if meanings else text
+
+
 def thesaurus_words() -> frozenset[str]:
     """Every catalog word the thesaurus can add: part of the compound vocabulary."""
     return CATALOG_THESAURUS.words

@@ -4,7 +4,7 @@ import pytest
 
 from lexical.terms import OWN_WEIGHT, query_terms
 from lexical.vocabulary import decompounder
-from lexical.thesaurus import abbreviations_named
+from lexical.thesaurus import abbreviations_named, abbreviations_spelled_out
 
 
 @pytest.mark.parametrize(
@@ -41,3 +41,8 @@ def test_it_counts_only_the_words_of_a_meaning_our_texts_use():
     for word in ("functionele", "mogelijkhedenlijst", "belastbaarheid"):
         assert weights[word] == OWN_WEIGHT
         assert own[word] == (word in vocabulary)  # a word no text has would only lower the coverage
+
+
+def test_it_spells_out_abbreviations_for_matchers_that_cannot_know_them():
+    assert abbreviations_spelled_out("AD inzetten") == "AD inzetten (arbeidsdeskundige arbeidsdeskundig)"
+    assert abbreviations_spelled_out("werknemer met rugpijn") == "werknemer met rugpijn"

@@ -10,7 +10,7 @@ from django.conf import settings
 from catalog.models import UNUSED_IN_PYTHON, Audience, Category, Product
 from embeddings.selectors import query_embedding
 from lexical.terms import prefix_stems
-from lexical.thesaurus import expansion_terms
+from lexical.thesaurus import abbreviations_spelled_out, expansion_terms
 from search.pipeline.acceptance import acceptance_deviations, with_acceptance
 from search.pipeline.body_regions import on_other_body_regions
 from search.pipeline.budget import over_budget_note, within_budget
@@ -91,7 +91,7 @@ def search_run(request: SearchRequest, *, params: RankingParameters | None = Non
     timings["context"] = _ms(tick)
 
     tick = time.perf_counter()
-    embedding = query_embedding(query)
+    embedding = query_embedding(abbreviations_spelled_out(query))
     timings["embed"] = _ms(tick)
 
     outcome = SearchOutcome(query=query, mode=request.mode, context=context, ranking_version=version_id)
