@@ -20,7 +20,11 @@ INTERVENTIONS: tuple[tuple[str, re.Pattern, re.Pattern], ...] = tuple(
     (label, re.compile(mention, re.IGNORECASE), re.compile(product, re.IGNORECASE))
     for label, mention, product in (
         ("fysiotherapie", r"\b(?:bedrijfs)?fysio\w*", r"fysiotherap"),
-        ("psycholoog", r"\bpsycholo(?:og|ge|gen)\b|\bpsychotherap\w*", r"\bpsycholoog\b"),
+        # "het vroegconsult psycholoog is geweest" is the early consult, not a psychologist's treatment.
+        ("psycholoog", r"(?<!vroegconsult )\bpsycholo(?:og|ge|gen)\b|\bpsychotherap\w*", r"\bpsycholoog\b"),
+        ("vroegconsult", r"\bvroegconsult\w*", r"\bvroegconsult\b"),
+        # The GP's mental-health nurse: after her talks an early consult repeats them; a psychologist does not.
+        ("POH-GGZ", r"(?-i:\bPOH\b)(?:-GGZ)?|\bpraktijkondersteuner\w*", r"\bvroegconsult psycholoog\b"),
         ("neuropsychologisch onderzoek", r"\bneuropsycholog\w*", r"neuropsycholog"),
         ("arbeidsdeskundig onderzoek", r"\barbeidsdeskundig\w*|(?-i:\bAD\b)(?:[- ]?(?:rapport\w*|onderzoek|advies))?", r"arbeidsdeskundig"),
         ("tweede spoor", r"\b(?:2e|tweede)[- ]spoor\b|\bspoor[- ](?:2|twee)\b", r"\b2e spoor\b"),
@@ -30,12 +34,18 @@ INTERVENTIONS: tuple[tuple[str, re.Pattern, re.Pattern], ...] = tuple(
         ("jobcoaching", r"\bjobcoach\w*", r"\bjobcoach"),
         ("werkplekonderzoek", r"\bwerkplek(?:onderzoek|analyse)\w*", r"werkplekonderzoek"),
         ("RI&E", r"\bRI&E\b|\brisico-?inventarisatie\w*", r"\bRI&E\b"),
+        ("gespreksbegeleiding", r"\bgespreksbegelei\w*", r"\bgespreksbegeleiding\b"),
+        ("traumaverwerking", r"(?-i:\bEMDR\b)|\btraumaverwerking\w*|\btraumabehandeling\w*|\btraumatherap\w*", r"\btraumaverwerking\b"),
+        ("energiemeting", r"\benergiemeting\w*", r"\benergiemeting\b"),
     )
 )
 
 # A completion cue after the mention: done, finished, in, or tried without result.
 _DONE_AFTER = re.compile(
-    r"\b(?:is|zijn|werd|werden|was|waren)\s+(?:al\s+|inmiddels\s+|reeds\s+|net\s+|ook\s+)*(?:gedaan|afgerond|uitgevoerd|geweest|binnen|klaar|afgenomen|doorlopen|gevolgd)\b"
+    r"\b(?:is|zijn|werd|werden|was|waren)\s+(?:al\s+|inmiddels\s+|reeds\s+|net\s+|ook\s+)*(?:gedaan|afgerond|uitgevoerd|geweest|binnen|klaar|afgenomen|doorlopen|gevolgd|geprobeerd|gestopt|mislukt|beëindigd|stopgezet)\b"
+    r"|\bgestopt\s+na\b|\b(?:schiet|schieten|schoot|schoten)\s+(?:\w+\s+)?niet\s+op\b"
+    # A result shown: "een energiemeting liet vorige maand al zien dat hij nauwelijks herstelt".
+    r"|\b(?:liet|lieten)\s+(?:\w+\s+){0,3}?zien\b|\b(?:toonde|toonden)\b"
     r"|\b(?:heeft|hebben|had|hadden|leverde|leverden)\b[^.;!?]{0,25}?\b(?:niets|niks|weinig|onvoldoende|nauwelijks\s+iets|geen\s+(?:resultaat|verbetering|effect))\b[^.;!?]{0,10}?\bop(?:geleverd)?\b"
     r"|\b(?:heeft|hebben|had|hadden)\s+(?:al\s+|ook\s+)*(?:niet|nauwelijks|weinig|onvoldoende)\s+(?:geholpen|gewerkt)\b"
     r"|\b(?:hielp|hielpen|werkte|werkten)\s+(?:ook\s+)?(?:niet|nauwelijks|onvoldoende)\b"
@@ -51,14 +61,19 @@ _DONE_AFTER = re.compile(
 # "is al in behandeling bij een psycholoog", "heeft al een tijd gesprekken bij de bedrijfsmaatschappelijk
 # werker", "gaat inmiddels naar een fysiotherapeut": the mention right after an ongoing treatment.
 _UNDER_WAY_WITH = re.compile(
-    r"\b(?:al|inmiddels|reeds)\b[^.;!?]{0,40}?\b(?:behandeling|gesprekken|sessies|begeleiding|afspraken|loopt|lopen|gaat|gaan)\s+(?:bij|van|met|naar)\s+(?:een\s+|de\s+|het\s+|haar\s+|zijn\s+)?$",
+    r"\b(?:al|inmiddels|reeds)\b[^.;!?]{0,40}?\b(?:behandeling|gesprekken|sessies|begeleiding|afspraken|loopt|lopen|gaat|gaan)\s+(?:bij|van|met|naar)\s+(?:een\s+|de\s+|het\s+|haar\s+|zijn\s+)?$"
+    # "loopt al bij een psycholoog", "gaat inmiddels een tijdje naar de fysio"
+    r"|\b(?:loopt|lopen|gaat|gaan)\s+(?:al|inmiddels|reeds)\s+(?:\w+\s+){0,3}?(?:bij|naar)\s+(?:een\s+|de\s+|het\s+|haar\s+|zijn\s+)?$"
+    # "er is al een gesprek geweest onder leiding van een onafhankelijke gespreksbegeleider"
+    r"|\b(?:al|inmiddels|reeds)\b[^.;!?]{0,40}?\bonder\s+leiding\s+van\s+(?:een\s+|de\s+)?(?:\w+\s+)?$",
     re.IGNORECASE,
 )
-# "heeft al fysio en een psycholoog gehad": the mentions between "al" and "gehad".
-_HAD_ALREADY = re.compile(r"\b(?:heeft|hebben|had|hadden)\s+(?:al|inmiddels|reeds)\b([^.;!?]{1,80}?)\b(?:gehad|gedaan|gevolgd|geprobeerd)\b", re.IGNORECASE)
+# "heeft al fysio en een psycholoog gehad": the mentions between "heeft" and "gehad".
+# "heeft een volledig herstelcoachingstraject gehad", "heeft een paar maanden bij een psycholoog gelopen".
+_HAD_ALREADY = re.compile(r"\b(?:heeft|hebben|had|hadden)\b([^.;!?]{1,80}?)\b(?:gehad|gedaan|gevolgd|geprobeerd|gelopen)\b", re.IGNORECASE)
 # "na het AD-onderzoek", "uit het AD-rapport blijkt": the intervention lies behind.
 _AFTER_IT = re.compile(r"\b(?:na|uit)\s+(?:het|de|een)\s+$", re.IGNORECASE)
-_NEGATED = re.compile(r"\b(?:geen|nog\s+niet|niet)\s+(?:\w+\s+){0,2}$", re.IGNORECASE)
+_NEGATED = re.compile(r"\b(?:geen|nog\s+niet|niet|nooit)\s+(?:\w+\s+){0,2}$", re.IGNORECASE)
 _CLAUSES = re.compile(r"[.;!?\n]+")
 # Between a mention and its cue: a new subject or a wish starts ("wil een AD-onderzoek, de bedrijfsarts
 # heeft al geadviseerd …"), so the cue is about something else.
