@@ -154,6 +154,8 @@ ROLE_PATTERNS: tuple[tuple[str, str], ...] = (
     ("productiemedewerker", r"productie\w*|fabriek\w*|operator|magazijn\w*|orderpicker|lopende band"),
     ("fysiek zwaar werk", r"bouwvakker|stratenmaker|tillen|sjouwen|fysiek zwaar|zwaar werk|monteur|schoonmak\w*|timmerman|lasser|stukadoor|metselaar|dakdekker|hovenier|kapster|kapper"),
     ("docent", r"docent|leraar|lerares|leerkracht|onderwijzer"),
+    ("winkelmedewerker", r"winkelmedewerk\w*|verkoopmedewerk\w*|verkoper|verkoopster|caissi[eè]re|kassamedewerk\w*|kassamdw|vakkenvull\w*"),
+    ("horecamedewerker", r"horecamedewerk\w*|kok|koks|ober|serveerster|barmedewerk\w*|barman|afwasser|spoelkeuken"),
 )
 SECTOR_PATTERNS: tuple[tuple[str, str], ...] = (
     ("zorg", r"zorg|ziekenhuis|verpleeg\w*|thuiszorg|ggz"),

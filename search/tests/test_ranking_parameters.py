@@ -9,6 +9,7 @@ from catalog.models import Audience, Category, Delivery, Phase, Product
 from search.pipeline.context import SituationContext, context_extract
 from search.pipeline.evidence import choose_citations, citation_score
 from search.pipeline.ranking.criteria import (
+    audience_mismatch,
     delivery_mismatch,
     feasibility_score,
     fit_score,
@@ -94,6 +95,17 @@ def test_it_stops_damping_the_fit_when_the_mismatch_rule_is_switched_off():
     context = _context(subject="werknemer", roles=["docent"], sector="onderwijs")
     rule_off = replace(DEFAULT, mismatch_roles_and_sectors=1.0)
     assert fit_score(product, context, 1.0, rule_off) == pytest.approx(fit_score(product, context, 1.0) / 0.45)
+
+
+@pytest.mark.parametrize(("situation", "damping"), [
+    ("Caissière in de supermarkt heeft last van haar pols", DEFAULT.mismatch_roles_and_sectors),
+    ("Kok in een restaurant heeft last van zijn pols", DEFAULT.mismatch_roles_and_sectors),
+    ("Beleidsmedewerker op kantoor heeft last van haar pols", 1.0),
+    ("Medewerker heeft last van zijn pols", 1.0),
+])
+def test_it_damps_office_only_help_for_shop_and_kitchen_staff(situation, damping):
+    online_check = _product(target_roles=["kantoorfunctie", "thuiswerker"], sectors=["kantoor", "ict"])
+    assert audience_mismatch(online_check, context_extract(situation)) == damping
 
 
 NOT_URGENT, URGENT = DEFAULT.speed_weight, DEFAULT.speed_weight_urgent
