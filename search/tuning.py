@@ -31,7 +31,7 @@ TUNABLE = (
     "guideline_strength_span", "before_window", "past_window_start", "unknown_phase", "prevention_absence_product",
     "mismatch_roles_and_sectors", "mismatch_roles", "widened_topical", "guideline_uncited",
     "precedent_weight", "precedent_forbidden", "mismatch_body_region", "acceptance_weight",
-    "already_tried", "mismatch_online_on_site", "missing_occasion", "impact_knee",
+    "already_tried", "mismatch_online_on_site", "impact_knee",
 )
 # Each rule that multiplies impact, at the value that switches it off.
 RULES_OFF = {
@@ -41,7 +41,6 @@ RULES_OFF = {
     "body region": {"mismatch_body_region": 1.0},
     "already tried": {"already_tried": 1.0},
     "online where on site": {"mismatch_online_on_site": 1.0},
-    "missing occasion": {"missing_occasion": 1.0},
     "impact saturation": {"impact_knee": 1.0},
 }
 UNIT_INTERVAL = {name for name in TUNABLE if name not in ("guideline_strength_span", "precedent_weight", "precedent_forbidden")}

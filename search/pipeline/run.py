@@ -14,6 +14,7 @@ from lexical.thesaurus import abbreviations_spelled_out, expansion_terms
 from search.pipeline.acceptance import acceptance_deviations, with_acceptance
 from search.pipeline.body_regions import on_other_body_regions
 from search.pipeline.budget import over_budget_note, within_budget
+from search.pipeline.prerequisites import missing_occasion
 from search.pipeline.context import SituationContext, context_extract
 from search.pipeline.evidence import choose_citations, evidence_for_products
 from search.pipeline.feedback import feedback_multipliers
@@ -151,6 +152,12 @@ def search_run(request: SearchRequest, *, params: RankingParameters | None = Non
             item.relevance = round(item.similarity if request.mode == "vector" else item.topical, 4)
     # The pure-vector baseline has no notion of evidence strength.
     strong = [item for item in scored if request.mode == "vector" or item.product.id in strong_ids]
+    if request.mode == "two-stage":
+        # A product made for an occasion the situation does not name (a pregnancy, a liable other party, a
+        # death) never qualifies, however few others do: broad first steps take its place.
+        without_occasion = [item for item in strong if missing_occasion(item.product.name, context.occasions)]
+        strong = [item for item in strong if item not in without_occasion]
+        strong_count -= len(without_occasion)
     strong, over_budget = _split_by_budget(strong, context.budget_eur)
     strong_count -= len(over_budget)
     if in_domain and len(strong) < MIN_QUALIFYING:

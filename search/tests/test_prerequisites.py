@@ -2,11 +2,8 @@
 
 import pytest
 
-from catalog.models import Product
 from search.pipeline.context import context_extract
-from search.pipeline.prerequisites import occasions_named
-from search.pipeline.ranking.criteria import occasion_mismatch
-from search.pipeline.ranking.parameters import DEFAULT
+from search.pipeline.prerequisites import missing_occasion, occasions_named
 from search.pipeline.request import SearchRequest
 from search.pipeline.run import search_run
 
@@ -21,6 +18,7 @@ MENOPAUSE, LIABLE_PARTY, LOSS, CARER = "de overgang", "een ander die de schade v
         ("terug na de bevalling, wil kolven op het werk", [PREGNANCY]),
         ("Uitzendkracht met zijn hand in de kantbank gekomen, 2 vingers kwijt; hoe kon dit gebeuren?", [ACCIDENT]),
         ("dodelijk ongeval op de bouwplaats", [ACCIDENT, LOSS]),
+        ("seizoenmedewerker met zijn hand in de aardappelrooier gekomen en met spoed naar het ziekenhuis gebracht", [ACCIDENT]),
         ("Schoonmaakster van Poolse afkomst spreekt weinig Nederlands", [LANGUAGE]),
         ("Nachtdienst en slaapproblemen bij een verpleegkundige", []),
         ("Werkdruk in het team, we willen een RI&E laten doen", []),
@@ -41,24 +39,23 @@ def test_it_reads_the_occasions_a_situation_names(text, occasions):
 
 
 @pytest.mark.parametrize(
-    ("product", "situation", "damping"),
+    ("product", "situation", "missing"),
     [
-        ("Zwangerschapsconsult werkplek", "Verpleegkundige met nachtdiensten slaapt slecht", DEFAULT.missing_occasion),
-        ("Zwangerschapsconsult werkplek", "Verpleegkundige is zwanger en werkt nachtdiensten", 1.0),
-        ("Arbeidsongevallenonderzoek", "De Arbeidsinspectie komt langs en we hebben nog geen RI&E", DEFAULT.missing_occasion),
-        ("Arbeidsongevallenonderzoek", "Medewerker met rugklachten door tillen", DEFAULT.missing_occasion),
-        ("Tolk", "Medewerker met rugklachten door tillen", DEFAULT.missing_occasion),
-        ("Overgangsconsultatie", "Docent met concentratie- en geheugenproblemen na een hersenschudding", DEFAULT.missing_occasion),
-        ("Rouwbegeleiding", "Jongerenwerker met schulden door gokken slaapt slecht", DEFAULT.missing_occasion),
-        ("Vertrouwenspersoon", "Medewerker voelt zich gepest door een collega", 1.0),  # "rouw" only where a name starts with it
-        ("Regres", "schulden", DEFAULT.missing_occasion),
-        ("Mantelzorgondersteuning", "Medewerker zorgt voor haar vader met dementie", 1.0),
-        ("Slaapcoaching", "Medewerker met rugklachten door tillen", 1.0),  # a product for no occasion is never damped
+        ("Zwangerschapsconsult werkplek", "Verpleegkundige met nachtdiensten slaapt slecht", True),
+        ("Zwangerschapsconsult werkplek", "Verpleegkundige is zwanger en werkt nachtdiensten", False),
+        ("Arbeidsongevallenonderzoek", "De Arbeidsinspectie komt langs en we hebben nog geen RI&E", True),
+        ("Arbeidsongevallenonderzoek", "Medewerker met rugklachten door tillen", True),
+        ("Tolk", "Medewerker met rugklachten door tillen", True),
+        ("Overgangsconsultatie", "Docent met concentratie- en geheugenproblemen na een hersenschudding", True),
+        ("Rouwbegeleiding", "Jongerenwerker met schulden door gokken slaapt slecht", True),
+        ("Vertrouwenspersoon", "Medewerker voelt zich gepest door een collega", False),  # "rouw" only where a name starts with it
+        ("Regres", "schulden", True),
+        ("Mantelzorgondersteuning", "Medewerker zorgt voor haar vader met dementie", False),
+        ("Slaapcoaching", "Medewerker met rugklachten door tillen", False),  # a product for no occasion never misses one
     ],
 )
-def test_it_damps_a_product_whose_occasion_the_situation_does_not_name(product, situation, damping):
-    assert DEFAULT.missing_occasion < 1.0
-    assert occasion_mismatch(Product(name=product), context_extract(situation)) == damping
+def test_it_tells_which_products_miss_their_occasion(product, situation, missing):
+    assert bool(missing_occasion(product, context_extract(situation).occasions)) is missing
 
 
 @pytest.mark.django_db
@@ -67,3 +64,12 @@ def test_it_keeps_the_pregnancy_consultation_for_pregnancies():
     assert "Zwangerschapsconsult werkplek" not in [item.product.name for item in outcome.recommendations]
     outcome = search_run(SearchRequest(query="Verpleegkundige is 20 weken zwanger en werkt nachtdiensten", top_k=3))
     assert "Zwangerschapsconsult werkplek" in [item.product.name for item in outcome.recommendations]
+
+
+@pytest.mark.django_db
+def test_it_never_fills_a_place_with_a_product_whose_occasion_is_missing():
+    # Only two products match "schulden"; recourse against a liable party once took the third place.
+    outcome = search_run(SearchRequest(query="schulden", top_k=3))
+    names = [item.product.name for item in outcome.recommendations]
+    assert "Hulp bij financiële problemen" in names
+    assert not [name for name in names if missing_occasion(name, outcome.context.occasions)], names

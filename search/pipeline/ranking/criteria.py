@@ -20,7 +20,6 @@ from catalog.models import Audience, Category, Delivery, Phase, Product
 from search.pipeline.body_regions import label_body_regions
 from search.pipeline.context import SituationContext, catalog_tag_labels, format_weeks
 from search.pipeline.ranking.parameters import AUDIENCE_FIT, DEFAULT, RankingParameters
-from search.pipeline.prerequisites import missing_occasion
 from search.pipeline.tried_interventions import repeats_tried
 from search.pipeline.types import Scored, clamp
 
@@ -103,11 +102,6 @@ def delivery_mismatch(product: Product, context: SituationContext, p: RankingPar
     return p.mismatch_online_on_site if context.on_site_needed and product.delivery == Delivery.ONLINE else 1.0
 
 
-def occasion_mismatch(product: Product, context: SituationContext, p: RankingParameters = DEFAULT) -> float:
-    """Impact damping for a product whose occasion (a pregnancy, an accident, a language barrier) the situation does not name."""
-    return p.missing_occasion if missing_occasion(product.name, context.occasions) else 1.0
-
-
 def tried_mismatch(product: Product, context: SituationContext, p: RankingParameters = DEFAULT) -> float:
     """Impact damping for a product the situation says was already done or tried without result."""
     return p.already_tried if repeats_tried(product.name, context.tried_interventions) else 1.0
@@ -175,7 +169,6 @@ def rank_criteria(
             * body_region_mismatch(product, context, p)
             * tried_mismatch(product, context, p)
             * delivery_mismatch(product, context, p)
-            * occasion_mismatch(product, context, p)
         )
         impact = impact_saturated(addresses * timing * reach * mismatches, p)
         # Fit, backing and feasibility only count as far as the product addresses this problem at this

@@ -119,9 +119,6 @@ class RankingParameters:
     # help, the AD report that is in; search.pipeline.tried_interventions): twelve judged sets mark the repeat
     # "not in the top 3".
     already_tried: float = 0.2
-    # Impact kept by a product for an occasion the situation does not name: a pregnancy consultation, an accident
-    # investigation, an interpreter (search.pipeline.prerequisites).
-    missing_occasion: float = 0.3
     mismatch_online_on_site: float = 0.4  # impact damping for an online-only product where help must come on site (slechtziend, "ter plekke")
     home_worker_online: float = 1.0
     home_worker_hybrid: float = 0.9
