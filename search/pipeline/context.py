@@ -57,6 +57,13 @@ BACK_AT_WORK = re.compile(
     r"|\bwerkt\b[^.;?!]{0,50}?\bweer\s+(?:volledig|helemaal|fulltime|voltijds?|al zijn uren|al haar uren)\b|\b(?:hersteld|beter)\s*gemeld\b",
     re.IGNORECASE,
 )
+# A relative's illness is not the employee's absence: "zieke partner", "zijn vrouw is ernstig ziek".
+_RELATIVE = r"(?:partner|vrouw|man|echtgeno\w+|moeder|vader|ouders?|kind\w*|zoon|dochter|broer|zus|schoon\w+)"
+RELATIVE_ILLNESS = re.compile(
+    rf"\b(?:(?:ernstig|terminaal|chronisch|ongeneeslijk)\s+)?zieke\s+(?:\w+\s+)?{_RELATIVE}\b"
+    rf"|\b(?:zijn|haar|hun|de)\s+{_RELATIVE}\s+(?:is|werd|wordt|raakte)\s+(?:\w+\s+)?ziek\b",
+    re.IGNORECASE,
+)
 PARTIAL_RETURN = re.compile(r"\b(gedeeltelijk\w*|deels|halve dagen|parttime|opbouw\w*|therapeutisch\w*|\d+\s*(?:uur|uren|%))", re.IGNORECASE)
 # Absence as part of a group's picture: several colleagues off sick, "de derde dit jaar", a trade in the
 # plural with much absence. The question is then about the team or the organisation, not about one absent
@@ -371,7 +378,7 @@ def context_extract(text: str, *, role: str = "", sector: str = "", duration: st
     organisation_absence = bool(ORGANISATION_ABSENCE.search(text))
     group_absence = bool(GROUP_ABSENCE.search(text))
     back_at_work = bool(BACK_AT_WORK.search(present)) and not PARTIAL_RETURN.search(text)
-    absence_text = ORGANISATION_ABSENCE.sub(" ", PREVENTING_ABSENCE.sub(" ", text))
+    absence_text = RELATIVE_ILLNESS.sub(" ", ORGANISATION_ABSENCE.sub(" ", PREVENTING_ABSENCE.sub(" ", text)))
     if FREQUENT_CUES.search(text):
         context.absence_pattern = "frequent"
     elif RELAPSE_CUES.search(present):

@@ -53,6 +53,11 @@ DURATIONS = [
     ("tijdelijk contract loopt over 3 wkn af en mdw is ziek", None, "verzuim", False),
     ("Hij komt er niet uit met zijn leidinggevende", None, "onbekend", False),
     ("In week 12 hebben we een teamuitje", None, "onbekend", False),
+    # A relative's illness is not the employee's absence.
+    ("zieke partner", None, "onbekend", False),
+    ("Zijn vrouw is ernstig ziek en hij zorgt voor de kinderen", None, "onbekend", False),
+    ("pedagogisch medewerker is 7 weken zwanger en werkt met zieke kindjes", None, "onbekend", False),
+    ("Haar moeder is ziek en zij is nu zelf 3 weken ziek", 3.0, "verzuim", False),
 ]
 
 
