@@ -22,6 +22,8 @@ BRIDGES = [
     ("Mag een medewerker tijdens haar werk kolven?", "lactatie"),
     ("Schilders werken met oplosmiddelen", "vluchtige"),
     ("Wanneer moet de probleemanalyse klaar zijn?", "oordeel"),
+    ("Hoe vaak moeten de hijsstroppen gekeurd worden?", "hefgereedschap"),
+    ("Hoe lang mogen mensen in het koelhuis werken?", "temperatuur"),
 ]
 
 
