@@ -260,6 +260,9 @@ SEARCH_LEXICAL_FLOOR = env_float("SEARCH_LEXICAL_FLOOR", 0.15, minimum=0, maximu
 # words, or matches it this well by meaning; otherwise (gibberish, a recipe question) it gets no
 # products at all rather than three random ones.
 SEARCH_QUERY_MIN_COVERAGE = env_float("SEARCH_QUERY_MIN_COVERAGE", 0.4, minimum=0, maximum=1)
+# …or when a judged situation is this close (cosine of character n-grams, search.pipeline.precedents):
+# the specialists' examples vouch for the domain. Out-of-domain lines reach 0.27 at most ("banden wisselen").
+SEARCH_PRECEDENT_IN_DOMAIN = env_float("SEARCH_PRECEDENT_IN_DOMAIN", 0.35, minimum=0, maximum=1)
 SEARCH_QUERY_MIN_SIMILARITY = env_float("SEARCH_QUERY_MIN_SIMILARITY", _THRESHOLDS["query_similarity"], minimum=-1, maximum=1)
 # A candidate this close in meaning counts as evidence of its own; with fewer than 3 such (or
 # lexically covering) products, the broad first steps of the catalog complete the advice.

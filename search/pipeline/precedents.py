@@ -155,6 +155,11 @@ def precedents_for(
     return precedent_index("situations").precedents(text, held_out_source=held_out_source, p=p, tried=tried)
 
 
+def precedent_closeness(text: str, *, held_out_source: str = "") -> float:
+    """How close the closest judged situation is (cosine of character n-grams)."""
+    return max(precedent_index("situations").similarities(text, held_out_source=held_out_source).values(), default=0.0)
+
+
 _lock = threading.Lock()
 _cached: dict[str, tuple[int, PrecedentIndex]] = {}
 

@@ -24,6 +24,7 @@ from search.pipeline.multi_query import (
     fuse_lists,
     llm_facet_queries,
 )
+from search.pipeline.precedents import precedent_closeness
 from search.pipeline.retrieval import Candidate, candidates_fetch, fuse
 
 MIN_QUALIFYING = 3
@@ -40,9 +41,12 @@ class Retrieved:
     retrieval: dict
 
 
-def retrieve(query: str, embedding: QueryEmbedding, *, mode: str, multi_query: bool) -> Retrieved:
+def retrieve(query: str, embedding: QueryEmbedding, *, mode: str, multi_query: bool, held_out_source: str = "") -> Retrieved:
     """The candidates for stage 2, graded, with at most MAX_REWRITES rewrites of a weak query."""
-    candidates, names, in_domain, failed = stage1(query_terms(query), embedding, floor=settings.SEARCH_SIMILARITY_FLOOR)
+    # Specialists' judged situations vouch for the domain where our texts' words and the embedding miss
+    # it ("long covid … concentatie weg", "LG denkt dat chauffeur drinkt"): their votes then bring the products.
+    vouched = mode == "two-stage" and precedent_closeness(query, held_out_source=held_out_source) >= settings.SEARCH_PRECEDENT_IN_DOMAIN
+    candidates, names, in_domain, failed = stage1(query_terms(query), embedding, floor=settings.SEARCH_SIMILARITY_FLOOR, vouched=vouched)
     sub_queries = _sub_queries(query) if in_domain and multi_query and mode != "vector" else []
     if sub_queries:
         candidates = _with_sub_queries(candidates, names, sub_queries, embedding.model)
@@ -77,11 +81,13 @@ def retrieve(query: str, embedding: QueryEmbedding, *, mode: str, multi_query: b
     return Retrieved(candidates, strong_ids(candidates), in_domain, embedding, candidate_count, retrieval)
 
 
-def stage1(terms: QueryTerms, embedding: QueryEmbedding, *, floor: float) -> tuple[list[Candidate], dict[int, str], bool, int]:
-    """Graded, fused, canonical candidates; whether the query is about this domain at all; and how many
-    candidates failed the grade (the calibrated similarity and lexical floors)."""
+def stage1(
+    terms: QueryTerms, embedding: QueryEmbedding, *, floor: float, vouched: bool = False
+) -> tuple[list[Candidate], dict[int, str], bool, int]:
+    """Graded, fused, canonical candidates; whether the query is about this domain at all (`vouched`: the
+    judged situations say so); and how many candidates failed the grade (the calibrated similarity and lexical floors)."""
     raw = candidates_fetch(terms=terms, query=embedding, limit=settings.SEARCH_CANDIDATES)
-    in_domain = any(
+    in_domain = vouched or any(
         max(c.coverage, c.wijzer_coverage) >= settings.SEARCH_QUERY_MIN_COVERAGE
         or c.similarity >= settings.SEARCH_QUERY_MIN_SIMILARITY
         for c in raw
