@@ -170,7 +170,7 @@ SECTOR_PATTERNS: tuple[tuple[str, str], ...] = (
     ("transport", r"transport|chauffeur|bus|vrachtwagen|openbaar vervoer|koerier"),
     ("bouw", r"bouw\w*|aannemer|installatie"),
     ("onderwijs", r"onderwijs|school|docent|leraar|leerkracht"),
-    ("retail", r"winkel|retail|supermarkt|kassa"),
+    ("retail", r"winkel|retail|supermarkt|kassa|caissi[eè]re|vakkenvull\w*|verkoopster|verkoopmedewerk\w*"),
     ("overheid", r"gemeente|overheid|ministerie|provincie"),
     ("industrie", r"fabriek|productie|industrie|metaal\w*"),
     ("horeca", r"horeca|restaurant|hotel|kok\b|keuken"),

@@ -21,7 +21,7 @@ INTERVENTIONS: tuple[tuple[str, re.Pattern, re.Pattern], ...] = tuple(
     for label, mention, product in (
         ("fysiotherapie", r"\b(?:bedrijfs)?fysio\w*", r"fysiotherap"),
         # "het vroegconsult psycholoog is geweest" is the early consult, not a psychologist's treatment.
-        ("psycholoog", r"(?<!vroegconsult )\bpsycholo(?:og|ge|gen)\b|\bpsychotherap\w*", r"\bpsycholoog\b"),
+        ("psycholoog", r"(?<!vroegconsult )\bpsycholo(?:og|ge|gen)\b|\bpsychotherap\w*|(?<!POH-)(?<!POH )(?-i:\bGGZ\b)", r"\bpsycholoog\b"),
         ("vroegconsult", r"\bvroegconsult\w*", r"\bvroegconsult\b"),
         # The GP's mental-health nurse: after her talks an early consult repeats them; a psychologist does not.
         ("POH-GGZ", r"(?-i:\bPOH\b)(?:-GGZ)?|\bpraktijkondersteuner\w*", r"\bvroegconsult psycholoog\b"),
@@ -62,6 +62,8 @@ _DONE_AFTER = re.compile(
 # werker", "gaat inmiddels naar een fysiotherapeut": the mention right after an ongoing treatment.
 _UNDER_WAY_WITH = re.compile(
     r"\b(?:al|inmiddels|reeds)\b[^.;!?]{0,40}?\b(?:behandeling|gesprekken|sessies|begeleiding|afspraken|loopt|lopen|gaat|gaan)\s+(?:bij|van|met|naar)\s+(?:een\s+|de\s+|het\s+|haar\s+|zijn\s+)?$"
+    # "is in behandeling bij de GGZ": treatment under way, with or without "al"
+    r"|\bin\s+behandeling\s+(?:bij|van)\s+(?:een\s+|de\s+|het\s+)?$"
     # "loopt al bij een psycholoog", "gaat inmiddels een tijdje naar de fysio"
     r"|\b(?:loopt|lopen|gaat|gaan)\s+(?:al|inmiddels|reeds)\s+(?:\w+\s+){0,3}?(?:bij|naar)\s+(?:een\s+|de\s+|het\s+|haar\s+|zijn\s+)?$"
     # "er is al een gesprek geweest onder leiding van een onafhankelijke gespreksbegeleider"

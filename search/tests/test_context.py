@@ -81,7 +81,7 @@ ROLES = [
     ("We willen voorkomen dat ons team opbrandt", "", "", "team"),
     ("Docent op een basisschool is overspannen", "docent", "onderwijs", "werknemer"),
     ("Caissière in de supermarkt heeft polsklachten", "winkelmedewerker", "retail", "werknemer"),
-    ("vakkenvuller schouderklachten", "winkelmedewerker", "", "werknemer"),
+    ("vakkenvuller schouderklachten", "winkelmedewerker", "retail", "werknemer"),
     ("Kok in een restaurant is overspannen", "horecamedewerker", "horeca", "werknemer"),
     # A manager named as the other party is not the employee's role; "onze teamleider" is the subject.
     ("Medewerkster wordt gepest door collega's en durft het niet met haar teamleider te bespreken", "", "", "werknemer"),

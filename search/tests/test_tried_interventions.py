@@ -44,6 +44,8 @@ from search.pipeline.tried_interventions import interventions_tried
         ("Gesprekken bij POH-GGZ gestopt na 5 keer", ["POH-GGZ"]),
         ("vroegconsult psycholoog is al geweest, nu echte behandeling nodig", ["vroegconsult"]),
         ("Hij heeft nooit fysio gehad", []),
+        ("Mdw horeca, wk 26, depressie, in behandeling bij de GGZ", ["psycholoog"]),
+        ("De POH-GGZ van de huisarts schiet niet op", ["POH-GGZ"]),  # the GP's nurse, not a GGZ treatment
         ("De werknemer met een fysiek beroep loopt al 6 weken met klachten", []),
         ("nog geen gesprekken bij een psycholoog", []),
         # Only what precedes its completion, in the same clause, about the same subject:
