@@ -7,6 +7,7 @@ interventiewijzer lines, HyDE (LLM), the broadest facet alone; each rewrite sear
 lower SEARCH_WEAK_FLOOR. What happened is reported as `retrieval` (JSON and SearchLog).
 """
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from django.conf import settings
@@ -45,7 +46,9 @@ def retrieve(query: str, embedding: QueryEmbedding, *, mode: str, multi_query: b
     """The candidates for stage 2, graded, with at most MAX_REWRITES rewrites of a weak query."""
     # Specialists' judged situations vouch for the domain where our texts' words and the embedding miss
     # it ("long covid … concentatie weg", "LG denkt dat chauffeur drinkt"): their votes then bring the products.
-    vouched = mode == "two-stage" and precedent_closeness(query, held_out_source=held_out_source) >= settings.SEARCH_PRECEDENT_IN_DOMAIN
+    def vouched() -> bool:
+        return mode == "two-stage" and precedent_closeness(query, held_out_source=held_out_source) >= settings.SEARCH_PRECEDENT_IN_DOMAIN
+
     candidates, names, in_domain, failed = stage1(query_terms(query), embedding, floor=settings.SEARCH_SIMILARITY_FLOOR, vouched=vouched)
     sub_queries = _sub_queries(query) if in_domain and multi_query and mode != "vector" else []
     if sub_queries:
@@ -82,16 +85,17 @@ def retrieve(query: str, embedding: QueryEmbedding, *, mode: str, multi_query: b
 
 
 def stage1(
-    terms: QueryTerms, embedding: QueryEmbedding, *, floor: float, vouched: bool = False
+    terms: QueryTerms, embedding: QueryEmbedding, *, floor: float, vouched: Callable[[], bool] = lambda: False
 ) -> tuple[list[Candidate], dict[int, str], bool, int]:
-    """Graded, fused, canonical candidates; whether the query is about this domain at all (`vouched`: the
-    judged situations say so); and how many candidates failed the grade (the calibrated similarity and lexical floors)."""
+    """Graded, fused, canonical candidates; whether the query is about this domain at all (or, asked only
+    when words and meaning say no, `vouched`: the judged situations say so); and how many candidates
+    failed the grade (the calibrated similarity and lexical floors)."""
     raw = candidates_fetch(terms=terms, query=embedding, limit=settings.SEARCH_CANDIDATES)
-    in_domain = vouched or any(
+    in_domain = any(
         max(c.coverage, c.wijzer_coverage) >= settings.SEARCH_QUERY_MIN_COVERAGE
         or c.similarity >= settings.SEARCH_QUERY_MIN_SIMILARITY
         for c in raw
-    )
+    ) or vouched()
     if not in_domain:
         return [], {}, False, len(raw)
     kept = [c for c in raw if c.similarity >= floor or c.coverage >= settings.SEARCH_LEXICAL_FLOOR]
