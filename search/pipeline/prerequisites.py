@@ -65,7 +65,7 @@ OCCASIONS: tuple[tuple[re.Pattern, str, re.Pattern], ...] = tuple(
         (
             r"mantelzorg",
             "zorg voor een naaste",
-            r"mantelzorg\w*|dementie\w*|dementer\w*|alzheimer\w*|palliatie\w*|terminaal"
+            r"mantelzorg\w*|\bdement\w*|alzheimer\w*|palliatie\w*|terminaal"
             r"|\bzorg\w*\b[^.;]{0,40}\b(?:vrouw|man|partner|moeder|vader|ouders?|kind\w*|zoon\w*|dochter\w*|broer|zus|schoonmoeder|schoonvader|oma|opa)\b"
             r"|(?:zieke|terminale|gehandicapte|(?:ernstig|ongeneeslijk|chronisch)\s+zieke?)\s+(?:\w+\s+)?(?:vrouw|man|partner|moeder|vader|ouders?|kind\w*|zoon\w*|dochter\w*)"
             r"|(?:kind\w*|zoon\w*|dochter\w*|vrouw|man|partner|moeder|vader)\s+met\s+(?:kanker|leukemie|ms|als|parkinson|een hersentumor|een beperking|een handicap|autisme|dementie|alzheimer)\b",
