@@ -35,7 +35,7 @@ OCCASIONS: tuple[tuple[re.Pattern, str, re.Pattern], ...] = tuple(
             r"|\bbrand\w*|explosie\w*|aangereden|\bklem\b|prikaccident\w*|calamiteit\w*|bijna[- ]ongeval\w*"
             r"|hoe (?:dit|het) (?:heeft )?(?:kon |kunnen )?gebeur\w*|\bgebeurd\b|\bmelden\b|meldplicht\w*|\bkwijt\b|amputat\w*|geamputeerd|gebroken|\bbreuk\w*"
             r"|gesneden|verbrand\w*|getroffen|ambulance|eerste hulp|\behbo\b|onveilig\w*|oorzaak"
-            r"|met (?:zijn|haar|de) (?:hand|vingers?|arm|voet|been|hoofd) (?:in|tussen|onder|achter)\b|naar (?:het )?ziekenhuis (?:gebracht|vervoerd)",
+            r"|met (?:zijn|haar|de) (?:hand|vingers?|arm|voet|been|hoofd) (?:in|tussen|onder|achter)\b|naar (?:het )?ziekenhuis (?:gebracht|vervoerd)|(?:ging|gaat)\s+(?:het\s+)?bijna\s+mis",
         ),
         (
             r"\btolk\b",

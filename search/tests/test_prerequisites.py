@@ -30,6 +30,7 @@ MENOPAUSE, LIABLE_PARTY, LOSS, CARER = "de overgang", "een ander die de schade v
         ("Schoonmaakster huilt sinds het overlijden van haar man", [LOSS]),
         ("Logopedist zorgt sinds de zomer voor haar moeder met alzheimer", [CARER]),
         ("Medewerker heeft een vader die dementeert en raakt overbelast", [CARER]),
+        ("Vorige week ging het bijna mis bij een vulinstallatie", [ACCIDENT]),
         ("Monteur heeft een ernstig ziek kind in het ziekenhuis", [CARER]),
         ("Medewerker is voor de derde keer dit jaar ziek en heeft schulden", []),
         ("Vertrouwen in de leidinggevende is weg na een conflict", []),
