@@ -11,7 +11,7 @@ from dataclasses import asdict, dataclass, field
 
 from search.pipeline.body_regions import body_regions_named
 from search.pipeline.budget import budget_from_field, budget_from_text, format_eur
-from search.pipeline.prerequisites import occasions_named
+from search.pipeline.prerequisites import RELATIVES, occasions_named
 from search.pipeline.tried_interventions import interventions_tried
 
 NUMBER_WORDS = {
@@ -58,10 +58,9 @@ BACK_AT_WORK = re.compile(
     re.IGNORECASE,
 )
 # A relative's illness is not the employee's absence: "zieke partner", "zijn vrouw is ernstig ziek".
-_RELATIVE = r"(?:partner|vrouw|man|echtgeno\w+|moeder|vader|ouders?|kind\w*|zoon|dochter|broer|zus|schoon\w+)"
 RELATIVE_ILLNESS = re.compile(
-    rf"\b(?:(?:ernstig|terminaal|chronisch|ongeneeslijk)\s+)?zieke\s+(?:\w+\s+)?{_RELATIVE}\b"
-    rf"|\b(?:zijn|haar|hun|de)\s+{_RELATIVE}\s+(?:is|werd|wordt|raakte)\s+(?:\w+\s+)?ziek\b",
+    rf"\b(?:(?:ernstig|terminaal|chronisch|ongeneeslijk)\s+)?zieke\s+(?:\w+\s+)?{RELATIVES}\b"
+    rf"|\b(?:zijn|haar|hun|de)\s+{RELATIVES}\s+(?:is|werd|wordt|raakte)\s+(?:\w+\s+)?ziek\b",
     re.IGNORECASE,
 )
 PARTIAL_RETURN = re.compile(r"\b(gedeeltelijk\w*|deels|halve dagen|parttime|opbouw\w*|therapeutisch\w*|\d+\s*(?:uur|uren|%))", re.IGNORECASE)

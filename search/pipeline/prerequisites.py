@@ -19,6 +19,9 @@ The product patterns are anchored where a name could hide them ("Vertrouwenspers
 import functools
 import re
 
+# A close relative as situations name one: whom an employee cares for, or who is ill (search.pipeline.context).
+RELATIVES = r"(?:partner|vrouw|man|echtgeno\w+|moeder|vader|ouders?|kind\w*|zoon\w*|dochter\w*|broer|zus|schoon(?:moeder|vader|ouders?|zoon|dochter|zus|broer)|oma|opa)"
+
 # (how a product's name names it, the occasion as the reasoning says it, how a situation names the occasion)
 OCCASIONS: tuple[tuple[re.Pattern, str, re.Pattern], ...] = tuple(
     (re.compile(product, re.IGNORECASE), label, re.compile(occasion, re.IGNORECASE))
@@ -66,9 +69,9 @@ OCCASIONS: tuple[tuple[re.Pattern, str, re.Pattern], ...] = tuple(
             r"mantelzorg",
             "zorg voor een naaste",
             r"mantelzorg\w*|\bdement\w*|alzheimer\w*|palliatie\w*|terminaal"
-            r"|\bzorg\w*\b[^.;]{0,40}\b(?:vrouw|man|partner|moeder|vader|ouders?|kind\w*|zoon\w*|dochter\w*|broer|zus|schoonmoeder|schoonvader|oma|opa)\b"
-            r"|(?:zieke|terminale|gehandicapte|(?:ernstig|ongeneeslijk|chronisch)\s+zieke?)\s+(?:\w+\s+)?(?:vrouw|man|partner|moeder|vader|ouders?|kind\w*|zoon\w*|dochter\w*)"
-            r"|(?:kind\w*|zoon\w*|dochter\w*|vrouw|man|partner|moeder|vader)\s+met\s+(?:kanker|leukemie|ms|als|parkinson|een hersentumor|een beperking|een handicap|autisme|dementie|alzheimer)\b",
+            rf"|\bzorg\w*\b[^.;]{{0,40}}\b{RELATIVES}\b"
+            rf"|(?:zieke|terminale|gehandicapte|(?:ernstig|ongeneeslijk|chronisch)\s+zieke?)\s+(?:\w+\s+)?{RELATIVES}"
+            rf"|{RELATIVES}\s+met\s+(?:kanker|leukemie|ms|als|parkinson|een hersentumor|een beperking|een handicap|autisme|dementie|alzheimer)\b",
         ),
     )
 )

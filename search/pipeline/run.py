@@ -14,12 +14,12 @@ from lexical.thesaurus import abbreviations_spelled_out, expansion_terms
 from search.pipeline.acceptance import acceptance_deviations, with_acceptance
 from search.pipeline.body_regions import on_other_body_regions
 from search.pipeline.budget import over_budget_note, within_budget
-from search.pipeline.prerequisites import missing_occasion
 from search.pipeline.context import SituationContext, context_extract
 from search.pipeline.evidence import choose_citations, evidence_for_products
 from search.pipeline.feedback import feedback_multipliers
 from search.pipeline.passages import passages_retrieve
 from search.pipeline.precedents import Precedents, precedents_for, same_text
+from search.pipeline.prerequisites import missing_occasion
 from search.pipeline.ranking import select_ranker
 from search.pipeline.ranking.criteria import phase_suitability
 from search.pipeline.ranking.parameters import DEFAULT, RankingParameters
@@ -155,9 +155,9 @@ def search_run(request: SearchRequest, *, params: RankingParameters | None = Non
     if request.mode == "two-stage":
         # A product made for an occasion the situation does not name (a pregnancy, a liable other party, a
         # death) never qualifies, however few others do: broad first steps take its place.
-        without_occasion = [item for item in strong if missing_occasion(item.product.name, context.occasions)]
-        strong = [item for item in strong if item not in without_occasion]
-        strong_count -= len(without_occasion)
+        qualifying = [item for item in strong if not missing_occasion(item.product.name, context.occasions)]
+        strong_count -= len(strong) - len(qualifying)
+        strong = qualifying
     strong, over_budget = _split_by_budget(strong, context.budget_eur)
     strong_count -= len(over_budget)
     if in_domain and len(strong) < MIN_QUALIFYING:
