@@ -19,6 +19,12 @@ from lexical.thesaurus import abbreviations_named, abbreviations_spelled_out
         ("Mijn pa is ziek", []),  # "pa" in lower case is a father, not a problem analysis
         ("de assistent ba-t", []),  # whole words only: not "ass" in "assistent"
         ("het AD-onderzoek", []),  # a hyphenated word is the thesaurus's (lexical/thesaurus.json)
+        ("KANS bij een caissière", ["kans"]),
+        ("een goede kans op herstel", []),  # "kans" in lower case is a chance, not arm-neck-shoulder complaints
+        ("gesprek met de BMW'er", ["bmw"]),
+        ("in de ZW na einde contract", ["zw"]),
+        ("TIA gehad", ["tia"]),
+        ("Tia is de leidinggevende", []),  # a name
     ],
 )
 def test_it_finds_the_abbreviations_a_text_uses(text, named):

@@ -71,7 +71,11 @@ OCCASIONS: tuple[tuple[re.Pattern, str, re.Pattern], ...] = tuple(
             r"mantelzorg\w*|\bdement\w*|alzheimer\w*|palliatie\w*|terminaal"
             rf"|\bzorg\w*\b[^.;]{{0,40}}\b{RELATIVES}\b"
             rf"|(?:zieke|terminale|gehandicapte|(?:ernstig|ongeneeslijk|chronisch)\s+zieke?)\s+(?:\w+\s+)?{RELATIVES}"
-            rf"|{RELATIVES}\s+met\s+(?:kanker|leukemie|ms|als|parkinson|een hersentumor|een beperking|een handicap|autisme|dementie|alzheimer)\b",
+            rf"|{RELATIVES}\s+met\s+(?:kanker|leukemie|ms|als|parkinson|een hersentumor|een beperking|een handicap|autisme|dementie|alzheimer)\b"
+            # "haar partner heeft net de diagnose kanker gekregen", "zijn vader ligt in het ziekenhuis": a possessive,
+            # so "een vrouw van 45 met borstkanker" stays the employee
+            rf"|\b(?:zijn|haar|hun|mijn)\s+{RELATIVES}\b[^.;]{{0,50}}?\b(?:kanker|diagnose|ernstig ziek|ongeneeslijk|terminaal"
+            r"|dementie|alzheimer|parkinson|beroerte|hersenbloeding|herseninfarct|hartinfarct|ziekenhuis|opgenomen)\b",
         ),
     )
 )

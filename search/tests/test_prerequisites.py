@@ -32,6 +32,8 @@ MENOPAUSE, LIABLE_PARTY, LOSS, CARER = "de overgang", "een ander die de schade v
         ("Medewerker heeft een vader die dementeert en raakt overbelast", [CARER]),
         ("Vorige week ging het bijna mis bij een vulinstallatie", [ACCIDENT]),
         ("Monteur heeft een ernstig ziek kind in het ziekenhuis", [CARER]),
+        ("Consulent is overspannen; thuis heeft haar partner net de diagnose kanker gekregen", [CARER]),
+        ("Verpleegkundige, een vrouw van 45 met de diagnose borstkanker", []),  # the employee herself, no possessive
         ("Jaarcontract van een zieke schoonmaker loopt over 3 weken af", []),  # a cleaner, not a relative by marriage
         ("Medewerker is voor de derde keer dit jaar ziek en heeft schulden", []),
         ("Vertrouwen in de leidinggevende is weg na een conflict", []),
