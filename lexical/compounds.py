@@ -45,8 +45,13 @@ class Decompounder:
 
     def __init__(self, vocabulary: set[str]) -> None:
         self.vocabulary = frozenset(
-            w for w in vocabulary if len(w) >= MIN_PART and w not in NEVER_MODIFIERS and w not in FUNCTION_WORDS
+            w for w in vocabulary if "-" not in w and len(w) >= MIN_PART and w not in NEVER_MODIFIERS and w not in FUNCTION_WORDS
         )
+        # Our texts' hyphenated words by their joined spelling: "burnout" is typed for "burn-out".
+        self.hyphenated: dict[str, tuple[str, ...]] = {}
+        for word in sorted(w for w in vocabulary if "-" in w):
+            joined = word.replace("-", "")
+            self.hyphenated[joined] = (*self.hyphenated.get(joined, ()), word)
         self._cache: dict[str, tuple[str, ...]] = {}
 
     def parts(self, word: str) -> tuple[str, ...]:

@@ -61,6 +61,8 @@ def query_terms(
     for word in typed:
         for variant in spelling_variants(word):  # our thesaurus and wijzer texts are written in one spelling
             add(variant, OWN_WEIGHT)
+        for variant in splitter.hyphenated.get(word, ()):  # "burnout" typed, "burn-out" written
+            add(variant, OWN_WEIGHT)
         # A compound none of our texts contains ("kortverzuim") is what its parts say: they, not the
         # unknown whole, are what coverage (the in-domain gate) should find of it.
         parts = splitter.parts(word)

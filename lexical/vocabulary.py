@@ -38,7 +38,8 @@ def vocabulary_words() -> set[str]:
         return words
     union = " UNION ALL ".join(f"SELECT to_tsvector('simple', coalesce(t.text, '')) FROM ({sql}) AS t(text)" for sql in _sources.values())
     with connection.cursor() as cursor:
-        cursor.execute("SELECT word FROM ts_stat(%s) WHERE word ~ '^[a-zà-ÿ]+$'", [union])
+        # Hyphenated words too ("burn-out"), so a joined spelling typed for one can find it (lexical.terms).
+        cursor.execute("SELECT word FROM ts_stat(%s) WHERE word ~ '^[a-zà-ÿ]+(-[a-zà-ÿ]+)*$'", [union])
         words.update(row[0] for row in cursor.fetchall())
     return words
 

@@ -81,3 +81,18 @@ def test_it_never_installs_a_refresh_that_began_before_the_vocabulary_was_cleare
     late.start()
     late.join(timeout=30)
     assert vocabulary.decompounder() is replacement is not current
+
+
+def test_it_knows_the_hyphenated_words_of_the_texts_by_their_joined_spelling():
+    splitter = Decompounder(VOCABULARY | {"burn-out", "re-integratie", "psa-scan"})
+    assert splitter.hyphenated == {"burnout": ("burn-out",), "reintegratie": ("re-integratie",), "psascan": ("psa-scan",)}
+    assert "burn-out" not in splitter.vocabulary  # never a compound part
+
+
+@pytest.mark.django_db
+def test_it_matches_a_joined_spelling_to_the_hyphenated_word_our_texts_use():
+    from lexical.terms import query_terms
+
+    # The demo catalog writes "Burn-out preventie workshop"; specialists type "burnout".
+    terms = query_terms("burnout preventie")
+    assert dict(zip(terms.words, terms.weights))["burn-out"] == 1.0
