@@ -151,7 +151,11 @@ SEVERITY_HIGH = re.compile(r"\b(ernstig\w*|zwaar|zware|volledig uitgevallen|cris
 SEVERITY_LOW = re.compile(r"\b(licht\w*|beginnend\w*|af en toe|soms|milde?)\b", re.IGNORECASE)
 
 ROLE_PATTERNS: tuple[tuple[str, str], ...] = (
-    ("leidinggevende", r"leidinggevende|manager|management|teamleider|teamleidster|directeur|afdelingshoofd|supervisor|bedrijfsleider|ploegleider|voorman|leiding"),
+    (
+        "leidinggevende",
+        r"leidinggevende|manager|management|teamleider|teamleidster|directeur|afdelingshoofd|supervisor|bedrijfsleider|ploegleider|voorman|leiding"
+        r"|(?<!de )(?<!andere )\bbestuurder|dga\b|ceo\b|cto\b|cfo\b|gemeentesecretaris|zaakvoerder",
+    ),
     ("chauffeur", r"chauffeur|vrachtwagen|heftruck|buschauffeur|koerier|bezorger|taxichauffeur"),
     ("zorgmedewerker", r"verpleegkundige|verzorgende|zorgmedewerker|verpleger|thuiszorg|ziekenhuis|arts|doktersassistent"),
     ("klantenservice", r"klantenservice|callcenter|klantcontact|servicedesk"),
@@ -213,7 +217,7 @@ EMPLOYER_QUESTION = re.compile(
 # manager") is the other party, not the employee's role; "onze teamleider" is still the subject.
 THIRD_PARTY_MANAGER = re.compile(
     r"\b(?:zijn|haar|hun|mijn|jouw|(?:met|tegen|door|bij|over|aan)\s+(?:de|zijn|haar|hun|een))\s+(?:nieuwe\s+|directe\s+|eigen\s+)?"
-    r"(?:leidinggevende|teamleider|teamleidster|manager|afdelingshoofd|supervisor|baas|chef)\b",
+    r"(?:leidinggevende|teamleider|teamleidster|manager|afdelingshoofd|supervisor|baas|chef|directeur|directie|eigenaar|bestuurder)\b",
     re.IGNORECASE,
 )
 MANAGER_AS_LEARNER = re.compile(

@@ -43,7 +43,7 @@ OCCASIONS: tuple[tuple[re.Pattern, str, re.Pattern], ...] = tuple(
         (
             r"\btolk\b",
             "een taalbarrière",
-            r"\btaal\w*|\btolk\w*|nederlands\w*|spreekt\b|vertal\w*|anderstalig\w*|buitenlands\w*|migrant\w*|arbeidsmigrant\w*|expat\w*|statushouder\w*|vluchteling\w*"
+            r"\btaal\w*|\btolk\w*|nederlands\w*|spreekt\s+(?:alleen|slechts|vooral|geen|weinig|nauwelijks|slecht|gebrekkig)\b|vertal\w*|anderstalig\w*|buitenlands\w*|migrant\w*|arbeidsmigrant\w*|expat\w*|statushouder\w*|vluchteling\w*"
             r"|engelstalig\w*|pools\w*|polen\b|roemeen\w*|bulgaar\w*|oekraïn\w*|syri\w*|eritre\w*|turk\w*|marokka\w*|arabisch\w*|portugees\w*|spaans\w*|afkomst\b",
         ),
         (

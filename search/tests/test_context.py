@@ -89,6 +89,12 @@ ROLES = [
     ("Medewerker heeft klachten over de manager en slaapt slecht", "", "", "werknemer"),
     ("Onze teamleider is overspannen en slaapt slecht", "leidinggevende", "", "werknemer"),
     ("Een van mijn teamleiders zit er doorheen", "leidinggevende", "", "werknemer"),
+    ("Bestuurder van een zorginstelling loopt op zijn tandvlees", "leidinggevende", "zorg", "werknemer"),
+    ("Onze CTO staat enorm onder druk", "leidinggevende", "", "werknemer"),
+    ("Gemeentesecretaris dreigt overbelast te raken", "leidinggevende", "overheid", "werknemer"),
+    # The driver of the other car is no executive, nor is a director named as the other party.
+    ("Uitvoerder is aangereden. De andere bestuurder is aansprakelijk", "", "", "organisatie"),
+    ("Docent is ziek na een botsing met de directeur", "docent", "onderwijs", "werknemer"),
 ]
 
 

@@ -20,6 +20,8 @@ MENOPAUSE, LIABLE_PARTY, LOSS, CARER = "de overgang", "een ander die de schade v
         ("dodelijk ongeval op de bouwplaats", [ACCIDENT, LOSS]),
         ("seizoenmedewerker met zijn hand in de aardappelrooier gekomen en met spoed naar het ziekenhuis gebracht", [ACCIDENT]),
         ("Schoonmaakster van Poolse afkomst spreekt weinig Nederlands", [LANGUAGE]),
+        ("Orderpicker spreekt alleen Engels", [LANGUAGE]),
+        ("Ziek na ruzie met de teamleider; de bedrijfsarts spreekt van situatieve arbeidsongeschiktheid", []),
         ("Nachtdienst en slaapproblemen bij een verpleegkundige", []),
         ("Werkdruk in het team, we willen een RI&E laten doen", []),
         ("Leerkracht voelt zich opgebrand door de hoge werkdruk", []),
