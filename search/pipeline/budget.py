@@ -9,7 +9,7 @@ _AMOUNT = r"(\d{1,3}(?:\.\d{3})+|\d+)(?:,(?:\d{1,2}|-))?"
 # In the situation text an amount is a budget only next to a budget word, so "schulden van € 20.000"
 # or "6 maanden" never become one.
 _IN_TEXT = (
-    re.compile(rf"\bbudget\w*\s*(?:van|is|:|=)?\s*(?:maximaal\s*|max\.?\s*)?(?:€|eur\b|euro\b)?\s*{_AMOUNT}", re.IGNORECASE),
+    re.compile(rf"\b\w*budget\w*\s*(?:van|is|:|=)?\s*(?:maximaal\s*|max\.?\s*)?(?:€|eur\b|euro\b)?\s*{_AMOUNT}", re.IGNORECASE),
     re.compile(
         rf"\b(?:tot|maximaal|max\.?|hooguit|hoogstens|niet meer dan|onder|binnen)\s*(?:de\s*|een\s*)?(?:€|eur\b|euro\b)\s*{_AMOUNT}",
         re.IGNORECASE,

@@ -23,6 +23,8 @@ BURNOUT = "Werknemer met burn-out klachten, 6 maanden verzuim, management functi
     ("kosten mogen hooguit € 750 zijn", 750),
     ("max. €300 per medewerker", 300),
     ("binnen een budget van 800 euro", 800),
+    ("We hebben een gezondheidsbudget van 5000 euro voor twintig monteurs", 5000),  # a budget word inside a compound
+    ("het re-integratiebudget is € 3.000", 3000),
     ("al 6 maanden ziek, werkt tot 17 uur", None),  # numbers that are no money
     ("heeft schulden van € 20.000", None),  # money that is no budget
     ("tot 6 maanden verzuim", None),
