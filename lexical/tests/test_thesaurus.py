@@ -64,3 +64,15 @@ def test_it_matches_each_phrase_at_the_start_of_a_word_only(tmp_path):
 )
 def test_it_reads_ad_as_the_labour_expert_only_in_its_own_phrases(text, expected):
     assert any("arbeidsdeskundig" in added for added in CATALOG_THESAURUS.additions(text)) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("spit gisteren", True),  # lumbago, the lay word for acute low back pain
+        ("last van spit sinds maandag", True),
+        ("spitsuur in de ochtend", False),
+    ],
+)
+def test_it_reads_spit_as_low_back_pain_not_rush_hour(text, expected):
+    assert any("rugpijn" in added for added in CATALOG_THESAURUS.additions(text)) == expected
