@@ -34,9 +34,9 @@ OCCASIONS: tuple[tuple[re.Pattern, str, re.Pattern], ...] = tuple(
         (
             r"ongevallenonderzoek",
             "een ongeval of incident",
-            r"ongeval\w*|ongeluk\w*|incident\w*|\bgevallen\b|\bval\b|\bviel\b|letsel\w*|gewond\w*|verwond\w*|bekneld\w*|snijwond\w*"
+            r"ongeval\w*|ongeluk\w*|incident\w*|\bgevallen\b|\bval\b|\bviel\b|(?<!hersen)letsel\w*|gewond\w*|verwond\w*|bekneld\w*|snijwond\w*"
             r"|\bbrand\w*|explosie\w*|aangereden|\bklem\b|prikaccident\w*|calamiteit\w*|bijna[- ]ongeval\w*"
-            r"|hoe (?:dit|het) (?:heeft )?(?:kon |kunnen )?gebeur\w*|\bgebeurd\b|\bmelden\b|meldplicht\w*|\bkwijt\b|amputat\w*|geamputeerd|gebroken|\bbreuk\w*"
+            r"|hoe (?:dit|het) (?:heeft )?(?:kon |kunnen )?gebeur\w*|\bgebeurd\b|(?<!ziek )(?<!ziek te )(?<!beter )\bmelden\b|meldplicht\w*|\bkwijt\b|amputat\w*|geamputeerd|gebroken|\bbreuk\w*"
             r"|gesneden|verbrand\w*|getroffen|ambulance|eerste hulp|\behbo\b|onveilig\w*|oorzaak"
             r"|met (?:zijn|haar|de) (?:hand|vingers?|arm|voet|been|hoofd) (?:in|tussen|onder|achter)\b|naar (?:het )?ziekenhuis (?:gebracht|vervoerd)|(?:ging|gaat)\s+(?:het\s+)?bijna\s+mis",
         ),
@@ -55,14 +55,14 @@ OCCASIONS: tuple[tuple[re.Pattern, str, re.Pattern], ...] = tuple(
             r"^regres$",
             "een ander die de schade veroorzaakte",
             r"regres\w*|aansprakelijk\w*|\bderden?\b(?!\s+(?:keer|maal|jaar|week|dag|ziekmelding))|veroorza\w* door|schuld van|aangereden|aanrijding\w*"
-            r"|verkeers(?:ongeval|ongeluk)\w*|auto-?ongeluk\w*|tegenpartij\w*|verzekeraar\w*|schadevergoeding\w*|schade\s*(?:claim|verhalen|vergoed)\w*"
+            r"|verkeers(?:ongeval|ongeluk)\w*|auto-?ongeluk\w*|tegenpartij\w*|(?:wa-?|aansprakelijkheids)?verzekeraar\w*\s+van\s+(?:de|die|deze)\b|schadevergoeding\w*|schade\s*(?:claim|verhalen|vergoed)\w*"
             r"|verhal\w*|terug\s*(?:te\s+)?(?:krijgen|vorderen|halen)|terugkrijgen|terugvorderen|kop-staart\w*|whiplash\w*|gebeten|hondenbeet\w*|\bhond\w*"
             r"|door een (?:klant|passagier|patiënt|cliënt|bezoeker|automobilist|fietser|ander)\b",
         ),
         (
             r"^rouw",
             "een overlijden of verlies",
-            r"\brouw\w*|overl[eij]+d\w*|gestorven|\bsterf\w*|\bsterv\w*|verlies|verloor|verloren|\bdood\w*|dodelijk\w*|begrafenis\w*|uitvaart\w*"
+            r"\brouw\w*|overl[eij]+d\w*|gestorven|\bsterf\w*|\bsterv\w*|\bverlies\b|verloor|verloren|(?<!met de )\bdood(?!moe|op\b|ziek|gewoon|eng|stil)\w*|dodelijk\w*|begrafenis\w*|uitvaart\w*"
             r"|weduw\w*|nabestaand\w*|zelfdoding|suïcide|omgekomen|heengegaan|miskraam\w*|doodgeboren",
         ),
         (

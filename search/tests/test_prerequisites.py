@@ -21,6 +21,12 @@ MENOPAUSE, LIABLE_PARTY, LOSS, CARER = "de overgang", "een ander die de schade v
         ("seizoenmedewerker met zijn hand in de aardappelrooier gekomen en met spoed naar het ziekenhuis gebracht", [ACCIDENT]),
         ("Schoonmaakster van Poolse afkomst spreekt weinig Nederlands", [LANGUAGE]),
         ("Orderpicker spreekt alleen Engels", [LANGUAGE]),
+        ("Chauffeur van een andere auto is aansprakelijk, de verzekeraar van de tegenpartij betaalt", [LIABLE_PARTY]),
+        ("Accountmanager bij een verzekeraar is overspannen", []),  # the employer, not a liable party's insurer
+        ("Vrachtwagenchauffeur met slaapapneu is overdag doodmoe", []),  # dead tired is no death
+        ("Beleidsadviseur met een oogziekte verliest steeds meer zicht", []),
+        ("Medewerker met niet-aangeboren hersenletsel na een beroerte", []),
+        ("Planner maakt fouten maar wil zich niet ziek melden", []),  # reporting sick is no accident report
         ("Ziek na ruzie met de teamleider; de bedrijfsarts spreekt van situatieve arbeidsongeschiktheid", []),
         ("Nachtdienst en slaapproblemen bij een verpleegkundige", []),
         ("Werkdruk in het team, we willen een RI&E laten doen", []),
