@@ -70,12 +70,12 @@ PARTIAL_RETURN = re.compile(r"\b(gedeeltelijk\w*|deels|halve dagen|parttime|opbo
 # hebben ruzie, een van hen is ziek" is one absent employee.
 GROUP_ABSENCE = re.compile(
     r"\b(?:twee|drie|vier|vijf|zes|\d+|meerdere|verschillende|steeds meer|een paar|enkele)\s+(?:\w+\s+)?"
-    r"(?:mensen|medewerkers|werknemers|collega's|\w{3,}(?:ers|eurs|ors|isten|kundigen|nten))\b(?:(?!een van)[^.;?!]){0,40}?"
+    r"(?:mensen|medewerkers|werknemers|collega's|\w{3,}(?:ers|eurs|ors|isten|kundigen|nten|krachten|enden))\b(?:(?!een van)[^.;?!]){0,40}?"
     r"\b(?:ziek\w*|thuis|uitgevallen|verzuim\w*|overspannen)"
     r"|\bde (?:tweede|derde|vierde|vijfde|zoveelste)\b[^.;?!]{0,20}?\b(?:dit jaar|binnen|in korte tijd|op rij)"
     r"|\b(?:zitten|zijn|waren|vielen)\s+er\s+(?:al\s+|nu\s+|inmiddels\s+)?(?:\d+|twee|drie|vier|vijf)\s+(?:thuis|ziek\w*|uitgevallen|uit)\b"
     r"|\b(?:twee|drie|vier|vijf|\d+|meerdere|verschillende|steeds meer)\s+(?:\w+\s+)?(?:incidenten|ongevallen|meldingen)\b"
-    r"|\b(?:mensen|medewerkers|werknemers|\w{3,}(?:ers|eurs|ors|isten|kundigen|nten))\s+(?:\w+\s+){0,4}?(?:veel|vaak|meer)\s+(?:\w+\s+){0,3}?(?:verzuim|ziek\w*)",
+    r"|\b(?:mensen|medewerkers|werknemers|\w{3,}(?:ers|eurs|ors|isten|kundigen|nten|krachten|enden))\s+(?:\w+\s+){0,4}?(?:veel|vaak|meer)\s+(?:\w+\s+){0,3}?(?:verzuim|ziek\w*)",
     re.IGNORECASE,
 )
 # "Hoe krijgen we hem weer aan het werk?" names the goal, not the present: such a person is absent.
@@ -180,9 +180,9 @@ SECTOR_PATTERNS: tuple[tuple[str, str], ...] = (
     ("kantoor", r"kantoor|administratie|klantenservice|callcenter|ict"),
 )
 TEAM_SUBJECT = re.compile(
-    r"(\bons team|\bhet team|\bteams\b|\b[a-zà-ÿ]{3,}teams?\b|\bafdeling|(?<!zijn )(?<!haar )(?<!hun )collega's|medewerkers\b|\bpersoneel|werknemers\b|\b(?:zijn|haar|mijn|onze) mensen\b"
+    r"(\bons (?:hele |voltallige |gehele )?team|\bhet (?:hele |voltallige |gehele )?team|\bteams\b|\b[a-zà-ÿ]{3,}teams?\b|\bafdeling|(?<!zijn )(?<!haar )(?<!hun )collega's|medewerkers\b|\bpersoneel|werknemers\b|\b(?:zijn|haar|mijn|onze) mensen\b"
     # a group named by its trade in the plural: "Controleurs in het ov worden …", "onze buschauffeurs"
-    r"|^\s*(?!anders\b)[a-zà-ÿ]{3,}(?:ers|eurs|ors|isten|kundigen|nten)\b|\b(?:onze|alle|veel|de meeste)\s+[a-zà-ÿ]{3,}(?:ers|eurs|ors|isten|kundigen|nten)\b)",
+    r"|^\s*(?!anders\b)[a-zà-ÿ]{3,}(?:ers|eurs|ors|isten|kundigen|nten|krachten|enden)\b|\b(?:onze|alle|veel|de meeste)\s+[a-zà-ÿ]{3,}(?:ers|eurs|ors|isten|kundigen|nten|krachten|enden)\b)",
     re.IGNORECASE,
 )
 # Absence as a figure of the organisation ("stijgend verzuim", "regie op verzuim", "verzuim 8%"): a

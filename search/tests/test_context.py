@@ -196,6 +196,8 @@ INTENTS = [
     ("hoog verzuim", "organisatie"),
     ("het wijkteam zit op 11% verzuim", "organisatie"),
     ("teamleider ziet dat zijn mensen structureel overwerken", "team"),
+    ("Een collega op de IC is plotseling overleden en het hele team is er kapot van", "team"),
+    ("Op onze basisschool zijn drie leerkrachten uitgevallen, de rest vangt alles op", "team"),
     ("werknemer 8 maanden ziek, ligt overhoop met zijn leidinggevende", "werknemer"),
     # a trade in the plural is a group
     ("Controleurs in het openbaar vervoer worden steeds vaker bespuugd en bedreigd", "team"),
