@@ -70,7 +70,7 @@ PARTIAL_RETURN = re.compile(r"\b(gedeeltelijk\w*|deels|halve dagen|parttime|opbo
 # hebben ruzie, een van hen is ziek" is one absent employee.
 GROUP_ABSENCE = re.compile(
     r"\b(?:twee|drie|vier|vijf|zes|\d+|meerdere|verschillende|steeds meer|een paar|enkele)\s+(?:\w+\s+)?"
-    r"(?:mensen|medewerkers|werknemers|collega's|\w{3,}(?:ers|eurs|ors|isten|kundigen|nten|krachten|enden))\b(?:(?!een van)[^.;?!]){0,40}?"
+    r"(?:mensen|medewerkers|werknemers|mdw|mdws|collega's|\w{3,}(?:ers|eurs|ors|isten|kundigen|nten|krachten|enden))\b(?:(?!een van)[^.;?!]){0,40}?"
     r"\b(?:ziek\w*|thuis|uitgevallen|verzuim\w*|overspannen)"
     r"|\bde (?:tweede|derde|vierde|vijfde|zoveelste)\b[^.;?!]{0,20}?\b(?:dit jaar|binnen|in korte tijd|op rij)"
     r"|\b(?:zitten|zijn|waren|vielen)\s+er\s+(?:al\s+|nu\s+|inmiddels\s+)?(?:\d+|twee|drie|vier|vijf)\s+(?:thuis|ziek\w*|uitgevallen|uit)\b"
@@ -192,7 +192,7 @@ ORGANISATION_ABSENCE = re.compile(
     r"|verzuim(?:percentage|cijfers?)|verzuim\s+(?:van\s+|is\s+|ligt\s+op\s+)?\d+(?:[.,]\d+)?\s?%"
     r"|\d+(?:[.,]\d+)?\s?(?:%|procent)\s+(?:\w+\s+)?(?:ziekte)?verzuim"
     r"|\bverzuim\b[^.;?!]{0,40}?\b(?:oplopen|oploopt|stijgen|stijgt|toenemen|toeneemt|groeien|groeit)\b"
-    r"|\b(?:een|elke|iedere)\s+zieke\s+\w+|\b(?:over|bij|rond)\s+(?:het\s+|hoe\s+)?ziekmeld\w*"
+    r"|\b(?:een|elke|iedere)\s+zieke\s+\w+|\b(?:over|bij|rond)\s+(?:het\s+|hoe\s+)?ziekmeld\w*|\b(?:veel|steeds meer|meer)\s+ziekmeldingen\b"
     r"|verzuim\s+in\s+(?:ons|onze|de|het|alle)\s+(?:\w+\s+)?(?:bedrijf|organisatie|vestiging\w*|afdeling\w*|teams?|verpleeghuis|school|winkel\w*))",
     re.IGNORECASE,
 )
@@ -202,7 +202,8 @@ ORGANISATION_SUBJECT = re.compile(
     re.IGNORECASE,
 )
 INDIVIDUAL_CUES = re.compile(
-    r"(medewerk|werknemer|collega|\b(hij|zij|ze|haar|zijn|hem|ik|mijn|man|vrouw|vader|moeder)\b|\w+(ster|er)\b\s+(heeft|is|wil|kan|met|zit))",
+    r"(medewerk|werknemer|collega|\b(hij|zij|ze|haar|zijn|hem|ik|mijn|man|vrouw|vader|moeder)\b|\w+(ster|er)\b\s+(heeft|is|wil|kan|met|zit)"
+    r"|\b(?:piekert|slaapt|huilt|voelt zich|klaagt over|mdwr?|mw)\b)",
     re.IGNORECASE,
 )
 # A legal or procedural question is the employer's, also while an employee is absent: an objection to a

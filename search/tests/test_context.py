@@ -197,6 +197,9 @@ INTENTS = [
     ("het wijkteam zit op 11% verzuim", "organisatie"),
     ("teamleider ziet dat zijn mensen structureel overwerken", "team"),
     ("Een collega op de IC is plotseling overleden en het hele team is er kapot van", "team"),
+    ("veel ziekmeldingen", "organisatie"),
+    ("Data-analist piekert sinds de reorganisatie en slaapt slecht", "werknemer"),  # one person, by what she does
+    ("schulden mdw", "werknemer"),
     ("Op onze basisschool zijn drie leerkrachten uitgevallen, de rest vangt alles op", "team"),
     ("werknemer 8 maanden ziek, ligt overhoop met zijn leidinggevende", "werknemer"),
     # a trade in the plural is a group
