@@ -14,6 +14,8 @@ damped to 0.3 of its impact it still filled the third place where only two produ
 recourse; "echtscheiding": grief counselling), 20 times in judged top 3s, once rightly (an accident the
 cues missed). Broad first steps take its place.
 The product patterns are anchored where a name could hide them ("Vertrouwenspersoon" holds "rouw").
+Where an occasion almost always means its product, stage 1 also searches the catalog's words for it
+(OCCASION_WORDS): "verloor haar zoontje" shares no word with grief counselling otherwise.
 """
 
 import functools
@@ -90,6 +92,23 @@ def occasions_named(text: str) -> list[str]:
 def product_occasions(name: str) -> tuple[str, ...]:
     """The occasions a product's name says it is for ("Zwangerschapsconsult werkplek": a pregnancy)."""
     return tuple(label for product, label, _ in OCCASIONS if product.search(name))
+
+
+# The words our catalog uses for an occasion the situation names in its own words ("verloor haar zoontje":
+# rouw, overlijden), matched as thesaurus words are. Only for occasions that almost always mean their
+# product; an accident or a liable party is named in many situations that need neither product.
+OCCASION_WORDS = {
+    "een zwangerschap": "zwangerschap zwanger",
+    "een taalbarrière": "taalbarrière tolk",
+    "de overgang": "overgang overgangsklachten",
+    "een overlijden of verlies": "rouw overlijden verlies",
+    "zorg voor een naaste": "mantelzorg mantelzorger",
+}
+
+
+def occasion_words(text: str) -> str:
+    """Our texts' words for the occasions a situation names, for the lexical side of retrieval."""
+    return " ".join(OCCASION_WORDS[label] for label in occasions_named(text) if label in OCCASION_WORDS)
 
 
 def missing_occasion(product_name: str, occasions: list[str]) -> str:

@@ -26,6 +26,7 @@ from search.pipeline.multi_query import (
     llm_facet_queries,
 )
 from search.pipeline.precedents import precedent_closeness
+from search.pipeline.prerequisites import occasion_words
 from search.pipeline.retrieval import Candidate, candidates_fetch, fuse
 
 MIN_QUALIFYING = 3
@@ -49,7 +50,8 @@ def retrieve(query: str, embedding: QueryEmbedding, *, mode: str, multi_query: b
     def vouched() -> bool:
         return mode == "two-stage" and precedent_closeness(query, held_out_source=held_out_source) >= settings.SEARCH_PRECEDENT_IN_DOMAIN
 
-    candidates, names, in_domain, failed = stage1(query_terms(query), embedding, floor=settings.SEARCH_SIMILARITY_FLOOR, vouched=vouched)
+    occasion_text = occasion_words(query)  # "verloor haar zoontje" also as the catalog's "rouw, overlijden"
+    candidates, names, in_domain, failed = stage1(query_terms(query, extra=occasion_text), embedding, floor=settings.SEARCH_SIMILARITY_FLOOR, vouched=vouched)
     sub_queries = _sub_queries(query) if in_domain and multi_query and mode != "vector" else []
     if sub_queries:
         candidates = _with_sub_queries(candidates, names, sub_queries, embedding.model)
@@ -68,7 +70,7 @@ def retrieve(query: str, embedding: QueryEmbedding, *, mode: str, multi_query: b
         expanded |= widened.wijzer_used
         hyde_used |= widened.hyde_used
         embedding = widened.embedding
-        more, more_names, _, more_failed = stage1(query_terms(query, extra=widened.text), embedding, floor=settings.SEARCH_WEAK_FLOOR)
+        more, more_names, _, more_failed = stage1(query_terms(query, extra=f"{widened.text} {occasion_text}"), embedding, floor=settings.SEARCH_WEAK_FLOOR)
         names.update(more_names)
         merged = _merge(candidates, more)
         graded = {**graded, "passed": graded["passed"] + len(merged) - len(candidates), "failed": graded["failed"] + more_failed}

@@ -3,7 +3,7 @@
 import pytest
 
 from search.pipeline.context import context_extract
-from search.pipeline.prerequisites import missing_occasion, occasions_named
+from search.pipeline.prerequisites import missing_occasion, occasion_words, occasions_named
 from search.pipeline.request import SearchRequest
 from search.pipeline.run import search_run
 
@@ -86,3 +86,18 @@ def test_it_never_fills_a_place_with_a_product_whose_occasion_is_missing():
     names = [item.product.name for item in outcome.recommendations]
     assert "Hulp bij financiële problemen" in names
     assert not [name for name in names if missing_occasion(name, outcome.context.occasions)], names
+
+
+def test_it_gives_retrieval_the_catalog_words_for_an_occasion_named_in_other_words():
+    assert occasion_words("Onderwijsassistent verloor in het voorjaar haar zoontje") == "rouw overlijden verlies"
+    assert occasion_words("Planner zorgt naast zijn baan voor zijn vader met dementie") == "mantelzorg mantelzorger"
+    # An accident or a liable party is named in many situations that need neither product: no words.
+    assert occasion_words("Heftruckchauffeur is aangereden en heeft zijn arm gebroken") == ""
+
+
+@pytest.mark.django_db
+def test_it_finds_grief_counselling_for_a_loss_told_without_the_catalog_words():
+    # Held out: without its own judged line, "verloor haar zoontje" shares no word with the grief counselling.
+    query = "Onderwijsassistent verloor in het voorjaar haar zoontje, is na 3 weken weer begonnen maar huilt vaak in de klas"
+    outcome = search_run(SearchRequest(query=query, top_k=3, held_out_source="judged_situations_fresh"))
+    assert "Rouwbegeleiding" in [item.product.name for item in outcome.recommendations]
