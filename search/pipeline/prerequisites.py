@@ -106,9 +106,9 @@ OCCASION_WORDS = {
 }
 
 
-def occasion_words(text: str) -> str:
-    """Our texts' words for the occasions a situation names, for the lexical side of retrieval."""
-    return " ".join(OCCASION_WORDS[label] for label in occasions_named(text) if label in OCCASION_WORDS)
+def occasion_words(occasions: list[str]) -> str:
+    """Our texts' words for the occasions a situation names (its context's `occasions`), for the lexical side of retrieval."""
+    return " ".join(OCCASION_WORDS[label] for label in occasions if label in OCCASION_WORDS)
 
 
 def missing_occasion(product_name: str, occasions: list[str]) -> str:

@@ -43,14 +43,17 @@ class Retrieved:
     retrieval: dict
 
 
-def retrieve(query: str, embedding: QueryEmbedding, *, mode: str, multi_query: bool, held_out_source: str = "") -> Retrieved:
-    """The candidates for stage 2, graded, with at most MAX_REWRITES rewrites of a weak query."""
+def retrieve(
+    query: str, embedding: QueryEmbedding, *, mode: str, multi_query: bool, occasions: list[str] | None = None, held_out_source: str = ""
+) -> Retrieved:
+    """The candidates for stage 2, graded, with at most MAX_REWRITES rewrites of a weak query.
+    `occasions`: those the situation names (its context's), whose catalog words are searched too."""
     # Specialists' judged situations vouch for the domain where our texts' words and the embedding miss
     # it ("long covid … concentatie weg", "LG denkt dat chauffeur drinkt"): their votes then bring the products.
     def vouched() -> bool:
         return mode == "two-stage" and precedent_closeness(query, held_out_source=held_out_source) >= settings.SEARCH_PRECEDENT_IN_DOMAIN
 
-    occasion_text = occasion_words(query)  # "verloor haar zoontje" also as the catalog's "rouw, overlijden"
+    occasion_text = occasion_words(occasions or [])  # "verloor haar zoontje" also as the catalog's "rouw, overlijden"
     candidates, names, in_domain, failed = stage1(query_terms(query, extra=occasion_text), embedding, floor=settings.SEARCH_SIMILARITY_FLOOR, vouched=vouched)
     sub_queries = _sub_queries(query) if in_domain and multi_query and mode != "vector" else []
     if sub_queries:

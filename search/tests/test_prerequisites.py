@@ -89,10 +89,10 @@ def test_it_never_fills_a_place_with_a_product_whose_occasion_is_missing():
 
 
 def test_it_gives_retrieval_the_catalog_words_for_an_occasion_named_in_other_words():
-    assert occasion_words("Onderwijsassistent verloor in het voorjaar haar zoontje") == "rouw overlijden verlies"
-    assert occasion_words("Planner zorgt naast zijn baan voor zijn vader met dementie") == "mantelzorg mantelzorger"
+    assert occasion_words(occasions_named("Onderwijsassistent verloor in het voorjaar haar zoontje")) == "rouw overlijden verlies"
+    assert occasion_words(occasions_named("Planner zorgt naast zijn baan voor zijn vader met dementie")) == "mantelzorg mantelzorger"
     # An accident or a liable party is named in many situations that need neither product: no words.
-    assert occasion_words("Heftruckchauffeur is aangereden en heeft zijn arm gebroken") == ""
+    assert occasion_words(occasions_named("Heftruckchauffeur is aangereden en heeft zijn arm gebroken")) == ""
 
 
 @pytest.mark.django_db
