@@ -1,11 +1,13 @@
-"""Guideline passages for a question: BM25F and pgvector kNN over chunks, fused by rank, with the evidence to abstain.
+"""Guideline passages for a question: BM25F and pgvector kNN over chunks, scored together, with the evidence to abstain.
 
 The lexical side is the shared BM25F of lexical.sql over each chunk's tsvector (section path as
 heading, weight A; the text, weight B), with compound parts and thesaurus words of the question at
 lower weight, and the regulations' own wording for the practice terms it uses ("verzuimdossier" →
 "aantekening", lexical/legal_terms.json) lower still. The semantic side is cosine kNN over the chunk embeddings. Both lists are merged
-by reciprocal rank; the original text of a source goes before the team's own summary of it, and
-an article the question names ("artikel 2.15") goes first.
+by a linear score fitted on the judged law questions (search.pipeline.passage_scoring: the cosine,
+both places, the original text over the team's summary, the judged questions' vote); the original
+text of a source goes before the team's own summary of it, and an article the question names
+("artikel 2.15") goes first.
 
 Whether the corpus answers the question at all is judged on its subject first. A question naming a
 subject the corpus does not cover (holiday pay, notice periods, tax; lexical/outside_topics.json) is
@@ -34,14 +36,13 @@ from embeddings.selectors import COMMON_SIMILARITY, query_embedding
 from lexical.sql import TERMS_CTE, FieldWeights, bm25_cte, bm25_params
 from lexical.terms import query_terms
 from lexical.thesaurus import outside_topics_named
-from search.pipeline.fusion import RRF_K, reciprocal_rank_fusion
+from search.pipeline.fusion import reciprocal_rank_fusion
+from search.pipeline.passage_scoring import PassageEvidence, passage_score
 from search.pipeline.precedents import question_precedents, unanswerable_closeness
 from search.pipeline.types import CitedChunk
 
 # A word in the section path ("Artikel 5:8 – Nachtdienst") says more than one in the running text.
 PASSAGE_FIELDS = FieldWeights(a=2.0, b=1.0)
-# Fused score factor for original sources against our own summaries (fitted in README: 1.25 kept).
-ORIGINAL_SOURCE_BOOST = 1.25
 RETRIEVE_LIMIT = 40
 # How far down the list a summary passage may sit and still bring its original article along.
 ORIGINALS_LOOKUP = 10
@@ -51,9 +52,6 @@ SHORTLIST = 150
 # before the question counts as one the corpus cannot answer.
 OUTSIDE_TOPIC_PASSAGES = 5
 PASSAGES_TABLE = "guidelines_guidelinechunk"
-# A unanimous vote of the closest judged questions for an article adds this share of the best fused
-# score to its passages (search.pipeline.precedents; chosen leave-one-writer-out, README).
-QUESTION_PRECEDENT_WEIGHT = 0.5
 # When the judged questions decide whether to answer (chosen leave-one-set-out on 360 judged questions,
 # every fold the same, README): answer a question of little word coverage when the judged questions
 # at least this close (cosine of character n-grams) give one of the best passages' places at least
@@ -64,7 +62,6 @@ UNANSWERABLE_PRECEDENT_MIN_SIMILARITY = 0.4
 # A place the closest judged questions vote for at least this much joins the candidates when neither
 # list found it (its passage closest in meaning), as a product the judged situations chose joins stage 2.
 QUESTION_PRECEDENT_CANDIDATE_VOTE = 0.5
-VOTED_PLACE_BASE = 2 / (RRF_K + RETRIEVE_LIMIT)
 # The best passages whose place a judged vote may vouch for.
 VOUCHED_PASSAGES = 3
 _ARTICLE_MENTION = re.compile(r"\bartikel\s+([0-9IVX]+[a-z]?(?:[.:][0-9]+[a-z]?)*)", re.IGNORECASE)
@@ -163,41 +160,19 @@ class PassageRetrieval:
 
 
 def passages_retrieve(question: str, *, limit: int = RETRIEVE_LIMIT, documents: int | None = None, held_out_source: str = "") -> PassageRetrieval:
-    """Chunks ordered by fused rank, an article the question names first.
+    """Chunks ordered by their fitted score (search.pipeline.passage_scoring), an article the question names first.
 
     Hierarchical with `documents` > 0 (default GUIDELINE_DOCUMENTS): the regulations and guidelines
     are ranked first, and the passages of the best `documents` of them go before all others.
     """
     documents = settings.GUIDELINE_DOCUMENTS if documents is None else documents
     embedding = query_embedding(question).params()
-    terms = query_terms(question, legal=True)
-    params = {**terms.params(), **embedding, "limit": limit, **bm25_params("passage_lexical", terms=terms, table=PASSAGES_TABLE)}
-    with transaction.atomic(), server_bound_cursor() as cursor:
-        cursor.execute("SET LOCAL enable_seqscan = off")  # see search.pipeline.evidence: HNSW beats detoasting
-        cursor.execute(_SQL, params)
-        rows = cursor.fetchall()
-    if not rows:
+    candidates = passage_candidates(question, embedding=embedding, limit=limit, held_out_source=held_out_source)
+    if not candidates.chunks:
         return PassageRetrieval()
-    read_at = timezone.now()
-    chunks = {row[0]: _cited(row, read_at) for row in rows}
-    best_similarity = max(chunk.score for chunk in chunks.values())  # of what retrieval found, before any vote
-    lexical = {row[0]: float(row[9]) for row in rows}
-    topic_match = {row[1]: float(row[11]) for row in rows}
-    by_vector = sorted(chunks, key=lambda i: chunks[i].score, reverse=True)
-    by_lexical = sorted((i for i in chunks if lexical[i] > 0), key=lexical.get, reverse=True)
-    fused = reciprocal_rank_fusion([by_vector, by_lexical])
-    mentioned = {m.group(1).lower() for m in _ARTICLE_MENTION.finditer(question)}
-    for chunk_id, chunk in chunks.items():
-        if not chunk.is_summary:
-            fused[chunk_id] *= ORIGINAL_SOURCE_BOOST  # the law itself before our summary of it
-        if chunk.article and chunk.article.lower() in mentioned:
-            fused[chunk_id] += 1.0
-    precedents = question_precedents(question, held_out_source=held_out_source)
-    votes = precedents.votes
-    _with_voted_places(fused, chunks, votes, embedding)
-    _with_question_precedents(fused, chunks, votes)
-    in_order = [chunks[i] for i in sorted(fused, key=fused.get, reverse=True)]
-    considered = documents_rank(in_order, fused, topic_match)
+    scores = {chunk_id: passage_score(evidence) for chunk_id, evidence in candidates.evidence.items()}
+    in_order = [candidates.chunks[i] for i in sorted(scores, key=scores.get, reverse=True)]
+    considered = documents_rank(in_order, candidates.topic_match)
     if documents > 0:
         chosen = {entry["document_title"] for entry in considered[:documents]}
         for entry in considered:
@@ -207,34 +182,80 @@ def passages_retrieve(question: str, *, limit: int = RETRIEVE_LIMIT, documents: 
     topics = outside_topics_named(question)
     retrieval = PassageRetrieval(
         passages=passages,
-        best_coverage=max(float(row[10]) for row in rows),
-        best_similarity=best_similarity,
+        best_coverage=candidates.best_coverage,
+        best_similarity=candidates.best_similarity,
         documents_considered=considered,
         uncovered_topics=_uncovered_topics(topics, passages[:OUTSIDE_TOPIC_PASSAGES]),
         covered_topics=_covered_topics(question, topics, passages[0] if passages else None),
-        closeness=QuestionCloseness(precedents.closest, unanswerable_closeness(question, held_out_source=held_out_source)),
+        closeness=QuestionCloseness(candidates.closest_answered, unanswerable_closeness(question, held_out_source=held_out_source)),
     )
-    retrieval.vouched = max((_place_vote(votes, p) for p in retrieval.best(VOUCHED_PASSAGES)), default=0.0)
+    retrieval.vouched = max((_place_vote(candidates.votes, p) for p in retrieval.best(VOUCHED_PASSAGES)), default=0.0)
     return retrieval
 
 
-def _with_question_precedents(fused: dict[int, float], chunks: dict[int, CitedChunk], votes: dict) -> None:
-    """Raise the passages of the articles that answer the most similar judged questions, in proportion
-    to the best fused score: the vote reorders what retrieval found, it never makes the corpus answer."""
-    if not votes:
-        return
-    best = max(fused.values())
-    for chunk_id, chunk in chunks.items():
-        vote = _place_vote(votes, chunk)
-        if vote:
-            fused[chunk_id] += QUESTION_PRECEDENT_WEIGHT * vote * best
+@dataclass
+class PassageCandidates:
+    """The passages either list found (and those the judged questions vote for), with their evidence."""
+
+    chunks: dict[int, CitedChunk] = field(default_factory=dict)
+    evidence: dict[int, PassageEvidence] = field(default_factory=dict)
+    best_coverage: float = 0.0
+    best_similarity: float = 0.0  # of what retrieval found, before any vote
+    topic_match: dict[str, float] = field(default_factory=dict)  # per document title
+    votes: dict = field(default_factory=dict)  # (document title, place) -> the closest judged questions' vote
+    closest_answered: float = 0.0
 
 
-def _with_voted_places(fused: dict[int, float], chunks: dict[int, CitedChunk], votes: dict, embedding: dict) -> None:
+def passage_candidates(question: str, *, embedding: dict, limit: int = RETRIEVE_LIMIT, held_out_source: str = "") -> PassageCandidates:
+    """One query for both lists, then the judged questions' votes (also `manage.py tune_passages` reads these)."""
+    terms = query_terms(question, legal=True)
+    params = {**terms.params(), **embedding, "limit": limit, **bm25_params("passage_lexical", terms=terms, table=PASSAGES_TABLE)}
+    with transaction.atomic(), server_bound_cursor() as cursor:
+        cursor.execute("SET LOCAL enable_seqscan = off")  # see search.pipeline.evidence: HNSW beats detoasting
+        cursor.execute(_SQL, params)
+        rows = cursor.fetchall()
+    if not rows:
+        return PassageCandidates()
+    read_at = timezone.now()
+    chunks = {row[0]: _cited(row, read_at) for row in rows}
+    lexical = {row[0]: float(row[9]) for row in rows}
+    best_lexical = max(lexical.values()) or 1.0
+    by_vector = sorted(chunks, key=lambda i: chunks[i].score, reverse=True)
+    by_lexical = sorted((i for i in chunks if lexical[i] > 0), key=lexical.get, reverse=True)
+    vector_rank = {chunk_id: rank for rank, chunk_id in enumerate(by_vector, start=1)}
+    lexical_rank = {chunk_id: rank for rank, chunk_id in enumerate(by_lexical, start=1)}
+    precedents = question_precedents(question, held_out_source=held_out_source)
+    candidates = PassageCandidates(
+        chunks=chunks,
+        best_coverage=max(float(row[10]) for row in rows),
+        best_similarity=max(chunk.score for chunk in chunks.values()),
+        topic_match={row[1]: float(row[11]) for row in rows},
+        votes=precedents.votes,
+        closest_answered=precedents.closest,
+    )
+    _with_voted_places(candidates, embedding)
+    mentioned = {m.group(1).lower() for m in _ARTICLE_MENTION.finditer(question)}
+    candidates.evidence = {
+        chunk_id: PassageEvidence(
+            similarity=chunk.score,
+            vector_rank=vector_rank.get(chunk_id),
+            lexical_rank=lexical_rank.get(chunk_id),
+            lexical_share=lexical.get(chunk_id, 0.0) / best_lexical,
+            original=not chunk.is_summary,
+            named=bool(chunk.article) and chunk.article.lower() in mentioned,
+            vote=_place_vote(candidates.votes, chunk),
+        )
+        for chunk_id, chunk in chunks.items()
+    }
+    return candidates
+
+
+def _with_voted_places(candidates: PassageCandidates, embedding: dict) -> None:
     """Add the places the closest judged questions clearly agree on that neither list found: a question
-    in other words than its article's ("al ziek vóór de wet" for a transitional article) still gets it."""
-    found = {(chunk.document_title, place) for chunk in chunks.values() for place in chunk.places}
-    wanted = [place for place, vote in votes.items() if vote >= QUESTION_PRECEDENT_CANDIDATE_VOTE and place not in found]
+    in other words than its article's ("al ziek vóór de wet" for a transitional article) still gets it,
+    on its cosine and the vote alone."""
+    found = {(chunk.document_title, place) for chunk in candidates.chunks.values() for place in chunk.places}
+    wanted = [place for place, vote in candidates.votes.items() if vote >= QUESTION_PRECEDENT_CANDIDATE_VOTE and place not in found]
     if not wanted:
         return
     titles, places = (list(column) for column in zip(*wanted))
@@ -244,10 +265,7 @@ def _with_voted_places(fused: dict[int, float], chunks: dict[int, CitedChunk], v
         rows = cursor.fetchall()
     read_at = timezone.now()
     for row in rows:
-        if row[0] not in chunks:
-            chunks[row[0]] = _cited(row, read_at)
-            # As if both lists had found it last; the vote (_with_question_precedents) does the rest.
-            fused[row[0]] = VOTED_PLACE_BASE * (1.0 if chunks[row[0]].is_summary else ORIGINAL_SOURCE_BOOST)
+        candidates.chunks.setdefault(row[0], _cited(row, read_at))
 
 
 def _place_vote(votes: dict, passage: CitedChunk) -> float:
@@ -276,7 +294,7 @@ def _covered_topics(question: str, topics: list[tuple[str, re.Pattern]], best: C
     ]
 
 
-def documents_rank(passages: list[CitedChunk], fused: dict[int, float], topic_match: dict[str, float]) -> list[dict]:
+def documents_rank(passages: list[CitedChunk], topic_match: dict[str, float]) -> list[dict]:
     """The documents the passages come from, best first: by reciprocal rank over their best passage and
     over how much of the question their title and summary name (the general → specific step)."""
     best: dict[str, CitedChunk] = {}
