@@ -44,6 +44,10 @@ FEEDBACK_SOURCE = "feedback"  # search.reference_situations: the specialists' vo
 GRAM_SIZES = (4, 5)
 WORD = re.compile(r"[^\W_]+")
 EXAMPLES_PER_PRODUCT = 2
+# A situation that asks for prevention in so many words. Narrower than the context's preventive reading
+# (search.pipeline.context.PREVENTIVE_CUES, which also covers "still at work with complaints"): a judged
+# situation's "not in the top 3" without these words is about someone ill, and does not carry over.
+EXPLICIT_PREVENTION = re.compile(r"\b(?:preventie\w*|preventief\w*|voorkomen|weerbaar\w*)\b", re.IGNORECASE)
 
 
 @dataclass
@@ -61,6 +65,7 @@ class _Row:
     # Products kept out of this situation's top 3 because it says they were already tried, with what was
     # tried (search.pipeline.tried_interventions): that judgement holds only where the same was tried.
     tried_repeats: dict = field(default_factory=dict)
+    prevention: bool = False  # the situation asks in so many words for prevention ("voorkomen", "preventie")
 
 
 class PrecedentIndex:
@@ -111,6 +116,7 @@ class PrecedentIndex:
         if not closest or closest[0][1] < p.precedent_min_similarity:
             return Precedents(closest=closest[0][1] if closest else 0.0)
         best = closest[0][1]
+        asks_prevention = bool(EXPLICIT_PREVENTION.search(text))
         votes: dict[int, float] = defaultdict(float)
         examples: dict[int, list[str]] = defaultdict(list)
         total = 0.0
@@ -122,6 +128,8 @@ class PrecedentIndex:
             for product_id, grade in row.judgements:
                 if grade < 0 and product_id in row.tried_repeats and not row.tried_repeats[product_id] & tried:
                     continue  # "the AD report is in" keeps the AD report out there, not where it is still to come
+                if grade < 0 and asks_prevention and not row.prevention:
+                    continue  # kept out where someone is ill ("burn-out": no prevention workshop), not where prevention is asked
                 votes[product_id] += weight * (grade / 2 if grade > 0 else -p.precedent_forbidden)
                 if grade > 0 and len(examples[product_id]) < EXAMPLES_PER_PRODUCT:
                     examples[product_id].append(row.text)
@@ -189,7 +197,7 @@ def _situations_build() -> PrecedentIndex:
         situations = situations.exclude(source=FEEDBACK_SOURCE)  # the votes' own situations follow the votes' switch
     names = dict(Product.objects.values_list("id", "name"))
     rows = [
-        _Row(source, text, tuple(judgements[situation_id]), _tried_repeats(text, judgements[situation_id], names))
+        _Row(source, text, tuple(judgements[situation_id]), _tried_repeats(text, judgements[situation_id], names), bool(EXPLICIT_PREVENTION.search(text)))
         for situation_id, source, text in situations.order_by("id").values_list("id", "source", "text")
         if judgements[situation_id]
     ]

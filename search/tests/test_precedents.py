@@ -79,6 +79,29 @@ def test_it_keeps_a_vote_against_what_was_tried_to_situations_where_it_was_tried
     assert tried_too.votes[ad_report] < 0
 
 
+WORKSHOP, RECOVERY = 5, 6
+
+
+@pytest.mark.parametrize(
+    ("query", "kept_out"),
+    [
+        ("burn-out", True),
+        ("burnout preventie", False),
+        ("burn-out voorkomen in het team", False),
+    ],
+)
+def test_it_carries_a_vote_against_over_only_where_no_prevention_is_asked_for(query, kept_out):
+    """"No prevention workshop for someone with burn-out" says nothing where prevention is asked for."""
+    index = PrecedentIndex([_Row("a", "burn-out", ((RECOVERY, 2), (WORKSHOP, -1)))])
+    assert (index.precedents(query).votes.get(WORKSHOP, 0.0) < 0) is kept_out
+
+
+def test_it_keeps_the_votes_against_of_a_judged_prevention_question_for_one():
+    index = PrecedentIndex([_Row("a", "burn-out preventie", ((WORKSHOP, 2), (RECOVERY, -1)), prevention=True)])
+    votes = index.precedents("burnout preventie voor het team").votes
+    assert votes[RECOVERY] < 0 < votes[WORKSHOP]
+
+
 def test_it_gives_no_votes_when_no_judged_situation_is_alike():
     assert PrecedentIndex(ROWS).precedents("kerstboom kopen in december").votes == {}
 
