@@ -1,6 +1,6 @@
 """Guideline Q&A: a Dutch question answered from the guideline corpus, always with verifiable citations.
 
-Passages come from search.pipeline.passages (BM25F and vector kNN fused by rank, with the evidence
+Passages come from search.pipeline.passages (BM25F and vector kNN scored by a fitted linear model, with the evidence
 to abstain when the corpus does not answer the question). Offline the answer is
 extractive: the most relevant sentences of the best passages, quoted with document and
 section. With an LLM configured the answer is generated (and streamed) from those passages only, and

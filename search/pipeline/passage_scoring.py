@@ -21,6 +21,7 @@ class PassageWeights:
     lexical_rank: float = 0.75  # place in the BM25F list (heading weighted): the words of the law
     lexical_share: float = 0.05  # BM25F relative to the question's best: a tie-breaker between close places
     original_rank: float = 0.25  # the law's own text over the team's summary, in proportion to how well it ranks
+    standalone_rank: float = 0.1  # the same for a summary that is all the corpus has of its source (a guideline, not a law)
     precedent_vote: float = 1.25  # the closest judged questions' vote for this passage's article or chapter
     named_article: float = 10.0  # the question names this article ("artikel 2.15"): first, whatever else
 
@@ -38,6 +39,7 @@ class PassageEvidence:
     lexical_rank: int | None = None  # 1 = the best BM25F; None without a lexical match
     lexical_share: float = 0.0
     original: bool = True  # the regulation's own text, not a summary written by the team
+    standalone: bool = False  # a summary whose source has no original text in the corpus (NVAB, STECR, …)
     named: bool = False
     vote: float = 0.0
 
@@ -50,6 +52,7 @@ class PassageEvidence:
             by_lexical,
             self.lexical_share,
             (by_vector + by_lexical) if self.original else 0.0,
+            (by_vector + by_lexical) if self.standalone else 0.0,
             self.vote,
             1.0 if self.named else 0.0,
         )

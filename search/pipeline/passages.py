@@ -99,6 +99,9 @@ ORDER BY d.source, c.article, c.embedding <=> %(vec)s::vector
 """
 
 
+_SOURCES_WITH_ORIGINALS_SQL = "SELECT DISTINCT source FROM guidelines_guidelinedocument WHERE NOT is_summary"
+
+
 _VOTED_PLACES_SQL = f"""
 SELECT DISTINCT ON (p.title, p.place) c.id, d.title, d.source, c.section_path, d.url, c.content, c.article, d.is_summary,
        CASE WHEN c.embedding_model = %(model)s THEN {COMMON_SIMILARITY.format(column="c.embedding")} ELSE 0 END AS similarity
@@ -235,6 +238,9 @@ def passage_candidates(question: str, *, embedding: dict, limit: int = RETRIEVE_
     )
     _with_voted_places(candidates, embedding)
     mentioned = {m.group(1).lower() for m in _ARTICLE_MENTION.finditer(question)}
+    with connection.cursor() as cursor:
+        cursor.execute(_SOURCES_WITH_ORIGINALS_SQL)
+        with_originals = {row[0] for row in cursor.fetchall()}
     candidates.evidence = {
         chunk_id: PassageEvidence(
             similarity=chunk.score,
@@ -242,6 +248,7 @@ def passage_candidates(question: str, *, embedding: dict, limit: int = RETRIEVE_
             lexical_rank=lexical_rank.get(chunk_id),
             lexical_share=lexical.get(chunk_id, 0.0) / best_lexical,
             original=not chunk.is_summary,
+            standalone=chunk.is_summary and chunk.source not in with_originals,
             named=bool(chunk.article) and chunk.article.lower() in mentioned,
             vote=_place_vote(candidates.votes, chunk),
         )

@@ -19,6 +19,8 @@ WORDS_FIRST = PassageEvidence(similarity=0.45, vector_rank=8, lexical_rank=1, le
     [
         (PassageEvidence(0.5, 3, 3), PassageEvidence(0.5, 3, 3, original=False), "the law's own text before the team's summary"),
         (PassageEvidence(0.5, 3, 3), PassageEvidence(0.4, 3, 3), "closer in meaning at the same places"),
+        (PassageEvidence(0.5, 3, 3), PassageEvidence(0.5, 3, 3, original=False, standalone=True), "the law before a guideline summary"),
+        (PassageEvidence(0.5, 3, 3, original=False, standalone=True), PassageEvidence(0.5, 3, 3, original=False), "a guideline's only text before our summary of a law"),
         (PassageEvidence(0.5, 3, 2), PassageEvidence(0.5, 3, 9), "higher in the BM25F list"),
         (PassageEvidence(0.5, 3, None), PassageEvidence(0.5, 3, None), "ties stay ties"),
         (PassageEvidence(0.5, 5, 5, vote=1.0), PassageEvidence(0.5, 1, 1, lexical_share=1.0), "a unanimous vote of the closest judged questions"),

@@ -13,6 +13,9 @@ from search.passage_tuning import Figures, passages_tune
 from search.pipeline.passage_scoring import FITTED, WEIGHT_NAMES
 
 EVAL_DIR = Path(settings.BASE_DIR) / "search" / "eval"
+# Next to the law questions, the questions about the team's guideline summaries, so a fit that helps
+# the laws cannot quietly push out the only text the corpus has of a guideline.
+GUIDELINE_SETS = ("guideline_questions.jsonl", "guideline_boundary_questions.jsonl")
 
 
 def _share(figures: Figures) -> str:
@@ -31,12 +34,12 @@ class Command(BaseCommand):
     def add_arguments(self, parser):
         parser.add_argument(
             "--questions", type=Path, action="append",
-            help="Beoordeelde wetvragen (herhaalbaar, minstens twee sets; standaard search/eval/law_questions*.jsonl).",
+            help="Beoordeelde vragen (herhaalbaar, minstens twee sets; standaard search/eval/law_questions*.jsonl en de richtlijnvragen).",
         )
         parser.add_argument("--json", action="store_true")
 
     def handle(self, *args, **options):
-        paths = options["questions"] or sorted(EVAL_DIR.glob("law_questions*.jsonl"))
+        paths = options["questions"] or [*sorted(EVAL_DIR.glob("law_questions*.jsonl")), *(EVAL_DIR / name for name in GUIDELINE_SETS)]
         try:
             questions = [q for path in paths for q in judged_questions_read(path)]
         except EvaluationInputError as error:
