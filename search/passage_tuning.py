@@ -1,4 +1,4 @@
-"""Fit the guideline-passage weights (search.pipeline.passage_scoring) on judged law questions, leave-one-set-out.
+"""Fit the guideline-passage weights (search.pipeline.passage_scoring) on judged questions, leave-one-set-out.
 
 Each judged set is one writer, so leaving a set out is leaving a writer out. Retrieval runs once per
 question, with that question's own set kept from voting (as `evaluate` does); every trial then only
