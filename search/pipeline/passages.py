@@ -66,6 +66,9 @@ QUESTION_PRECEDENT_CANDIDATE_VOTE = 0.5
 VOUCHED_PASSAGES = 3
 _ARTICLE_MENTION = re.compile(r"\bartikel\s+([0-9IVX]+[a-z]?(?:[.:][0-9]+[a-z]?)*)", re.IGNORECASE)
 
+# A summary that is all the corpus has of its source (a guideline), as opposed to our summary of a law it holds.
+_STANDALONE = "(d.is_summary AND NOT EXISTS (SELECT 1 FROM guidelines_guidelinedocument o WHERE o.source = d.source AND NOT o.is_summary)) AS standalone"
+
 _SQL = f"""
 WITH
 {TERMS_CTE},
@@ -81,7 +84,8 @@ SELECT c.id, d.title, d.source, c.section_path, d.url, c.content, c.article, d.i
        CASE WHEN c.embedding_model = %(model)s THEN {COMMON_SIMILARITY.format(column="c.embedding")} ELSE 0 END AS similarity,
        coalesce(l.score, 0) AS lexical,
        coalesce(l.coverage, 0) AS coverage,
-       (SELECT coalesce(sum(qt.weight), 0) FROM query_terms qt WHERE d.topic_vector @@ qt.tq) AS topic_match
+       (SELECT coalesce(sum(qt.weight), 0) FROM query_terms qt WHERE d.topic_vector @@ qt.tq) AS topic_match,
+       {_STANDALONE}
 FROM (SELECT id FROM lexical UNION SELECT id FROM vector) ids
 JOIN guidelines_guidelinechunk c ON c.id = ids.id
 JOIN guidelines_guidelinedocument d ON d.id = c.document_id
@@ -99,12 +103,10 @@ ORDER BY d.source, c.article, c.embedding <=> %(vec)s::vector
 """
 
 
-_SOURCES_WITH_ORIGINALS_SQL = "SELECT DISTINCT source FROM guidelines_guidelinedocument WHERE NOT is_summary"
-
-
 _VOTED_PLACES_SQL = f"""
 SELECT DISTINCT ON (p.title, p.place) c.id, d.title, d.source, c.section_path, d.url, c.content, c.article, d.is_summary,
-       CASE WHEN c.embedding_model = %(model)s THEN {COMMON_SIMILARITY.format(column="c.embedding")} ELSE 0 END AS similarity
+       CASE WHEN c.embedding_model = %(model)s THEN {COMMON_SIMILARITY.format(column="c.embedding")} ELSE 0 END AS similarity,
+       {_STANDALONE}
 FROM unnest(%(titles)s::text[], %(places)s::text[], %(chapters)s::text[]) AS p(title, place, chapter)
 JOIN guidelines_guidelinedocument d ON d.title = p.title
 JOIN guidelines_guidelinechunk c ON c.document_id = d.id
@@ -206,6 +208,7 @@ class PassageCandidates:
     best_similarity: float = 0.0  # of what retrieval found, before any vote
     topic_match: dict[str, float] = field(default_factory=dict)  # per document title
     votes: dict = field(default_factory=dict)  # (document title, place) -> the closest judged questions' vote
+    standalone: set[int] = field(default_factory=set)  # passages of a summary that is all the corpus has of its source
     closest_answered: float = 0.0
 
 
@@ -233,14 +236,12 @@ def passage_candidates(question: str, *, embedding: dict, limit: int = RETRIEVE_
         best_coverage=max(float(row[10]) for row in rows),
         best_similarity=max(chunk.score for chunk in chunks.values()),
         topic_match={row[1]: float(row[11]) for row in rows},
+        standalone={row[0] for row in rows if row[12]},
         votes=precedents.votes,
         closest_answered=precedents.closest,
     )
     _with_voted_places(candidates, embedding)
     mentioned = {m.group(1).lower() for m in _ARTICLE_MENTION.finditer(question)}
-    with connection.cursor() as cursor:
-        cursor.execute(_SOURCES_WITH_ORIGINALS_SQL)
-        with_originals = {row[0] for row in cursor.fetchall()}
     candidates.evidence = {
         chunk_id: PassageEvidence(
             similarity=chunk.score,
@@ -248,7 +249,7 @@ def passage_candidates(question: str, *, embedding: dict, limit: int = RETRIEVE_
             lexical_rank=lexical_rank.get(chunk_id),
             lexical_share=lexical.get(chunk_id, 0.0) / best_lexical,
             original=not chunk.is_summary,
-            standalone=chunk.is_summary and chunk.source not in with_originals,
+            standalone=chunk_id in candidates.standalone,
             named=bool(chunk.article) and chunk.article.lower() in mentioned,
             vote=_place_vote(candidates.votes, chunk),
         )
@@ -272,7 +273,10 @@ def _with_voted_places(candidates: PassageCandidates, embedding: dict) -> None:
         rows = cursor.fetchall()
     read_at = timezone.now()
     for row in rows:
-        candidates.chunks.setdefault(row[0], _cited(row, read_at))
+        if row[0] not in candidates.chunks:
+            candidates.chunks[row[0]] = _cited(row, read_at)
+            if row[9]:
+                candidates.standalone.add(row[0])
 
 
 def _place_vote(votes: dict, passage: CitedChunk) -> float:
