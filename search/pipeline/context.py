@@ -35,10 +35,12 @@ ABSENCE_CUES = re.compile(
     re.IGNORECASE,
 )
 # A duration is not an absence when the words right around it say it is tenure, age, a schedule or the past.
-# "Over drie weken" or "binnen twee weken" is a time ahead; "twee weken geleden ziek gemeld" is when an absence began.
-NOT_ABSENCE_BEFORE = re.compile(r"(werkt al|werkt|in dienst|sinds kort in|leeftijd van|\bover|\bbinnen)\s*$", re.IGNORECASE)
+# "Over drie weken" or "binnen twee weken" is a time ahead; "twee weken geleden ziek gemeld" is when an absence
+# began, "drie maanden terug van uitzending" when something else ended.
+# "De tweede uitval in drie jaar" counts within a window, it is no absence of three years.
+NOT_ABSENCE_BEFORE = re.compile(r"(werkt al|werkt|in dienst|sinds kort in|leeftijd van|\bover|\bbinnen|\bin)\s*$", re.IGNORECASE)
 NOT_ABSENCE_AFTER = re.compile(
-    r"^\s*(per\b|bij ons|in dienst|oud\b|geleden(?!\s+(?:ziek\s*gemeld|ziekgemeld|uitgevallen))|contract|werkervaring|jarig)", re.IGNORECASE
+    r"^\s*(per\b|bij ons|in dienst|oud\b|(?:geleden|terug)(?!\s+(?:ziek\s*gemeld|ziekgemeld|uitgevallen))|contract|werkervaring|jarig)", re.IGNORECASE
 )
 WORKING_CUES = re.compile(
     r"\b(werkt nog|nog aan het werk|nog aan 't werk|aan het werk|werkt (?:door|met pijn|nog maar)|nog niet (?:ziek|uitgevallen)|niet ziek"
@@ -53,8 +55,8 @@ MAX_ABSENCE_WEEKS = 156
 # Fully back at work after an absence ("sinds 3 weken weer volledig aan het werk", "werkt sinds kort weer
 # volledig", "is na negen maanden verzuim weer volledig aan het werk"): the absence it names is over; the question is about staying at work.
 BACK_AT_WORK = re.compile(
-    r"\b(?:is|zijn|sinds\b[^.;?!]{0,15}?|inmiddels|nu|alweer|(?:is|zijn)\s+na\b[^.;?!]{0,50}?)\s+(?:weer|terug)\s+(?:volledig\s+|helemaal\s+|fulltime\s+|voltijds?\s+)?(?:aan het werk|aan 't werk|op het werk)\b"
-    r"|\bwerkt\b[^.;?!]{0,50}?\bweer\s+(?:volledig|helemaal|fulltime|voltijds?|al zijn uren|al haar uren)\b|\b(?:hersteld|beter)\s*gemeld\b",
+    r"\b(?:is|zijn|sinds\b[^.;?!]{0,15}?|inmiddels|nu|alweer|(?:is|zijn)\s+na\b[^.;?!]{0,50}?)\s+(?:weer|terug)\s+(?:volledig\s+|helemaal\s+|fulltime\s+|voltijds?\s+|100\s?%\s+|voor (?:de )?volle? 100\s?%\s+)?(?:aan het werk|aan 't werk|op het werk)\b"
+    r"|\bwerkt\b[^.;?!]{0,50}?\bweer\s+(?:volledig|helemaal|fulltime|voltijds?|al zijn uren|al haar uren|100\s?%)|\b(?:hersteld|beter)\s*gemeld\b",
     re.IGNORECASE,
 )
 # A relative's illness is not the employee's absence: "zieke partner", "zijn vrouw is ernstig ziek".
@@ -63,7 +65,8 @@ RELATIVE_ILLNESS = re.compile(
     rf"|\b(?:zijn|haar|hun|de)\s+{RELATIVES}\s+(?:is|werd|wordt|raakte)\s+(?:\w+\s+)?ziek\b",
     re.IGNORECASE,
 )
-PARTIAL_RETURN = re.compile(r"\b(gedeeltelijk\w*|deels|halve dagen|parttime|opbouw\w*|therapeutisch\w*|\d+\s*(?:uur|uren|%))", re.IGNORECASE)
+# A share of the hours is a partial return; 100 % is all of them.
+PARTIAL_RETURN = re.compile(r"\b(gedeeltelijk\w*|deels|halve dagen|parttime|opbouw\w*|therapeutisch\w*|\d+\s*(?:uur|uren)|(?!100\b)\d+\s*%)", re.IGNORECASE)
 # Absence as part of a group's picture: several colleagues off sick, "de derde dit jaar", a trade in the
 # plural with much absence. The question is then about the team or the organisation, not about one absent
 # employee (a work-pressure analysis, team coaching); so are several incidents or reports. "Twee collega's
@@ -125,13 +128,14 @@ MILESTONE_WEEKS = (
 FREQUENT_CUES = re.compile(
     r"\b(frequent\w*\s+(?:kort\s+)?(?:verzuim|ziek\w*|afwezig\w*)|(?<!niet )(?<!zelden )(?:vaak|vaker|regelmatig|telkens|steeds weer) (?:\w+ ){0,3}?ziek\w*"
     r"|(?:tweede|derde|vierde|vijfde|zesde|zoveelste|\d+e) keer (?:\w+ ){0,4}?ziek\w*|\w+ keer per (?:maand|kwartaal|jaar) ziek\w*"
+    r"|(?:drie|vier|vijf|zes|zeven|acht|negen|tien|[3-9]|\d{2}) keer (?:\w+ ){0,3}?ziek\w*"
     r"|steeds (?:weer )?ziek\w*|veel kort verzuim|(?:vaak|regelmatig) kort verzuim\w*|vaak afwezig)\b",
     re.IGNORECASE,
 )
 # Relapse, the fear of it, or being back at work after an absence: what relapse prevention is for.
 RELAPSE_CUES = re.compile(
     r"\b(terugval\w*|teruggevallen|valt terug|weer uitgevallen|opnieuw uitgevallen|(?:weer|opnieuw) uit te vallen|recidief|herhaling"
-    r"|(?:weer|terug) (?:volledig |helemaal |gedeeltelijk )?aan het werk|(?:is|komt)\b[^.;?!]{0,15}?\bterug (?:op|in|bij|aan|na)\b)\b",
+    r"|(?:weer|terug) (?:volledig |helemaal |gedeeltelijk |\d+\s?% )?aan het werk|(?:is|komt)\b[^.;?!]{0,15}?\bterug (?:op|in|bij|aan|na)\b)\b",
     re.IGNORECASE,
 )
 # Help must come to the workplace: the specialist asks for someone to look on site, or the employee cannot

@@ -51,6 +51,8 @@ _DONE_AFTER = re.compile(
     r"|\b(?:hielp|hielpen|werkte|werkten)\s+(?:ook\s+)?(?:niet|nauwelijks|onvoldoende)\b"
     r"|\b(?:heeft|hebben)\s+(?:al|inmiddels|reeds)\s+(?:\w+\s+){0,3}?(?:vastgesteld|geconcludeerd|geadviseerd|onderzocht)\b"
     r"|\b(?:adviseert|adviseerde|adviseren|concludeert|concludeerde)\b"
+    # A report or expert that says something has been there: "AD-rapport zegt: ander werk intern niet mogelijk".
+    r"|\b(?:zegt|zeggen|zei|stelt|stelde|meldt|beschrijft|noemt)\b"
     r"|\b(?:is|zijn|ligt|liggen)\s+er\s+(?:al|inmiddels|reeds)\b|\b(?:heeft|hebben)\s+(?:al\s+|inmiddels\s+|reeds\s+)?plaatsgevonden\b"
     # Under way: "een jobcoach begeleidt hem al", "fysiotherapie loopt al", "mediation is al gestart".
     r"|\b(?:begeleidt|begeleiden|behandelt|behandelen|ondersteunt|ondersteunen|coacht|coachen)\s+(?:hem\s+|haar\s+|hen\s+|ze\s+)?(?:al|inmiddels|reeds)\b"

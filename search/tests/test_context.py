@@ -169,8 +169,13 @@ INTENTS = [
     ("heeft na een depressie 8 maanden verzuimd en werkt sinds kort weer volledig", None, "aan het werk", False, False, "terugval"),
     ("Docent is na negen maanden verzuim door een depressie weer volledig aan het werk.", None, "aan het werk", False, False, "terugval"),
     ("Onze medewerker werkt na 8 maanden burn-out weer volledig, maar we zijn bang voor terugval", None, "aan het werk", False, False, "terugval"),
+    ("Relatiebeheerder is na burn-out sinds een maand weer 100% aan het werk; het is haar 2e uitval in 3 jaar.", None, "aan het werk", False, False, "terugval"),
+    # a window ("in 3 jaar"), or the time since something else ended, is no absence
+    ("Sergeant 3 mnd terug van uitzending, nachtmerries. Werkt nog.", None, "aan het werk", False, False, ""),
+    ("heeft zich in 8 maanden zes keer ziek gemeld", None, "onbekend", False, False, "frequent"),
     # a partial return is still an absence in re-integration
     ("12 weken ziek, sinds 2 weken gedeeltelijk weer aan het werk", 12.0, "verzuim", False, False, "terugval"),
+    ("12 weken ziek, sinds 2 weken weer 50% aan het werk", 12.0, "verzuim", False, False, "terugval"),
     # an age or years of service is no absence duration
     ("Magazijnmedewerker, 58 jaar, ruim een jaar ziek met knieartrose", 52.0, "verzuim", False, False, ""),
     # a hospital is no absence

@@ -26,6 +26,10 @@ from search.pipeline.tried_interventions import interventions_tried
         ("Fysio hielp niet", ["fysiotherapie"]),
         ("AD-rapport is er al en adviseert 2e spoor", ["arbeidsdeskundig onderzoek"]),
         ("AD-rapport adviseert 1e spoor in aangepast eigen werk", ["arbeidsdeskundig onderzoek"]),
+        # a report that says something exists: "AD-rapport zegt ..."
+        ("AD-rapport zegt eigen werk en ander werk intern niet mogelijk", ["arbeidsdeskundig onderzoek"]),
+        ("De fysio zegt dat tillen nog niet gaat", ["fysiotherapie"]),
+        ("De bedrijfsarts zegt dat een AD-onderzoek nodig is", []),
         # Under way counts as tried: the same intervention is not booked a second time.
         ("Een jobcoach begeleidt hem al op de werkvloer.", ["jobcoaching"]),
         ("Ze heeft via de huisarts al een tijd gesprekken bij een psycholoog, maar het herstel stagneert", ["psycholoog"]),
