@@ -37,6 +37,7 @@ from search.models import (
 )
 from search.pipeline.generation import cache_generation
 from search.pipeline.ranking.parameters import DEFAULT, RankingParameters
+from search.pipeline.prerequisites import occasions_named, product_occasions
 from search.pipeline.tried_interventions import interventions_tried, product_interventions
 
 FEEDBACK_SOURCE = "feedback"  # search.reference_situations: the specialists' votes as judged situations
@@ -66,6 +67,9 @@ class _Row:
     # tried (search.pipeline.tried_interventions): that judgement holds only where the same was tried.
     tried_repeats: dict = field(default_factory=dict)
     prevention: bool = False  # the situation asks in so many words for prevention ("voorkomen", "preventie")
+    # Products made for an occasion (search.pipeline.prerequisites) that this situation keeps out of its top 3
+    # without naming their occasion: "partner overleden" keeps carers' support out; a sick partner does not.
+    occasion_missing: dict = field(default_factory=dict)
 
 
 class PrecedentIndex:
@@ -110,7 +114,15 @@ class PrecedentIndex:
             if not held_out_source or self.rows[index].source != held_out_source
         }
 
-    def precedents(self, text: str, *, held_out_source: str = "", p: RankingParameters = DEFAULT, tried: frozenset[str] = frozenset()) -> Precedents:
+    def precedents(
+        self,
+        text: str,
+        *,
+        held_out_source: str = "",
+        p: RankingParameters = DEFAULT,
+        tried: frozenset[str] = frozenset(),
+        occasions: frozenset[str] = frozenset(),
+    ) -> Precedents:
         scores = self.similarities(text, held_out_source=held_out_source)
         closest = sorted(scores.items(), key=lambda item: (-item[1], item[0]))[: int(p.precedent_neighbours)]
         if not closest or closest[0][1] < p.precedent_min_similarity:
@@ -130,6 +142,8 @@ class PrecedentIndex:
                     continue  # "the AD report is in" keeps the AD report out there, not where it is still to come
                 if grade < 0 and asks_prevention and not row.prevention:
                     continue  # kept out where someone is ill ("burn-out": no prevention workshop), not where prevention is asked
+                if grade < 0 and row.occasion_missing.get(product_id, frozenset()) & occasions:
+                    continue  # kept out for want of its occasion, which this situation names
                 votes[product_id] += weight * (grade / 2 if grade > 0 else -p.precedent_forbidden)
                 if grade > 0 and len(examples[product_id]) < EXAMPLES_PER_PRODUCT:
                     examples[product_id].append(row.text)
@@ -154,13 +168,19 @@ def _grams(text: str) -> Counter:
 
 
 def precedents_for(
-    text: str, *, held_out_source: str = "", p: RankingParameters = DEFAULT, tried: frozenset[str] = frozenset()
+    text: str,
+    *,
+    held_out_source: str = "",
+    p: RankingParameters = DEFAULT,
+    tried: frozenset[str] = frozenset(),
+    occasions: frozenset[str] = frozenset(),
 ) -> Precedents:
     """The votes of the judged situations closest to `text`; none when no judged situation is close.
-    `tried`: what the situation says was already tried (its context's tried_interventions)."""
+    `tried` and `occasions`: what the situation says was already tried, and the occasions it names (its
+    context's tried_interventions and occasions)."""
     if p.precedent_weight <= 0:
         return Precedents()
-    return precedent_index("situations").precedents(text, held_out_source=held_out_source, p=p, tried=tried)
+    return precedent_index("situations").precedents(text, held_out_source=held_out_source, p=p, tried=tried, occasions=occasions)
 
 
 def precedent_closeness(text: str, *, held_out_source: str = "") -> float:
@@ -197,7 +217,14 @@ def _situations_build() -> PrecedentIndex:
         situations = situations.exclude(source=FEEDBACK_SOURCE)  # the votes' own situations follow the votes' switch
     names = dict(Product.objects.values_list("id", "name"))
     rows = [
-        _Row(source, text, tuple(judgements[situation_id]), _tried_repeats(text, judgements[situation_id], names), bool(EXPLICIT_PREVENTION.search(text)))
+        _Row(
+            source,
+            text,
+            tuple(judgements[situation_id]),
+            _tried_repeats(text, judgements[situation_id], names),
+            bool(EXPLICIT_PREVENTION.search(text)),
+            _occasion_missing(text, judgements[situation_id], names),
+        )
         for situation_id, source, text in situations.order_by("id").values_list("id", "source", "text")
         if judgements[situation_id]
     ]
@@ -211,6 +238,13 @@ def _tried_repeats(text: str, judgements: list[tuple[int, int]], names: dict[int
         return {}
     repeats = {product_id: frozenset(product_interventions(names.get(product_id, ""))) & tried for product_id, grade in judgements if grade < 0}
     return {product_id: interventions for product_id, interventions in repeats.items() if interventions}
+
+
+def _occasion_missing(text: str, judgements: list[tuple[int, int]], names: dict[int, str]) -> dict[int, frozenset[str]]:
+    """The products a judged situation keeps out whose occasion it does not name, with that occasion."""
+    named = set(occasions_named(text))
+    missing = {product_id: frozenset(product_occasions(names.get(product_id, ""))) - named for product_id, grade in judgements if grade < 0}
+    return {product_id: labels for product_id, labels in missing.items() if labels}
 
 
 def _questions_build(*, answered: bool = True) -> PrecedentIndex:

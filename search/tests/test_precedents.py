@@ -20,6 +20,7 @@ from search.pipeline.generation import cache_generation
 from search.pipeline.passages import passages_retrieve
 from search.pipeline.precedents import (
     PrecedentIndex,
+    _occasion_missing,
     _Row,
     precedents_for,
     same_text,
@@ -77,6 +78,16 @@ def test_it_keeps_a_vote_against_what_was_tried_to_situations_where_it_was_tried
     assert ad_report not in index.precedents("AD-rapport nodig voor passend werk intern").votes
     tried_too = index.precedents("AD-rapport is binnen, geen passend werk", tried=frozenset({"arbeidsdeskundig onderzoek"}))
     assert tried_too.votes[ad_report] < 0
+
+
+def test_it_keeps_a_vote_against_a_product_for_want_of_its_occasion_out_where_the_occasion_is_named():
+    """"Partner overleden" keeps carers' support out of its top 3 because nobody needs care; a sick partner does."""
+    grief, carers = 5, 6
+    missing = _occasion_missing("partner overleden", [(grief, 2), (carers, -1)], {grief: "Rouwbegeleiding", carers: "Mantelzorgondersteuning"})
+    assert missing == {carers: frozenset({"zorg voor een naaste"})}
+    index = PrecedentIndex([_Row("a", "partner overleden", ((grief, 2), (carers, -1)), occasion_missing=missing)])
+    assert carers not in index.precedents("zieke partner", occasions=frozenset({"zorg voor een naaste"})).votes
+    assert index.precedents("partner mdw overleden", occasions=frozenset({"een overlijden of verlies"})).votes[carers] < 0
 
 
 WORKSHOP, RECOVERY = 5, 6
