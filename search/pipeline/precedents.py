@@ -37,6 +37,7 @@ from search.models import (
 )
 from search.pipeline.generation import cache_generation
 from search.pipeline.ranking.parameters import DEFAULT, RankingParameters
+from search.pipeline.context import SituationContext, context_extract
 from search.pipeline.prerequisites import occasions_named, product_occasions
 from search.pipeline.tried_interventions import interventions_tried, product_interventions
 
@@ -70,6 +71,9 @@ class _Row:
     # Products made for an occasion (search.pipeline.prerequisites) that this situation keeps out of its top 3
     # without naming their occasion: "partner overleden" keeps carers' support out; a sick partner does not.
     occasion_missing: dict = field(default_factory=dict)
+    # Products this situation keeps out of its top 3 while its absence lies outside their window (a second
+    # track at 10 weeks), with that window: the judgement is about timing, and holds only outside it.
+    out_of_window: dict = field(default_factory=dict)
 
 
 class PrecedentIndex:
@@ -114,21 +118,17 @@ class PrecedentIndex:
             if not held_out_source or self.rows[index].source != held_out_source
         }
 
-    def precedents(
-        self,
-        text: str,
-        *,
-        held_out_source: str = "",
-        p: RankingParameters = DEFAULT,
-        tried: frozenset[str] = frozenset(),
-        occasions: frozenset[str] = frozenset(),
-    ) -> Precedents:
+    def precedents(self, text: str, *, held_out_source: str = "", p: RankingParameters = DEFAULT, context: SituationContext | None = None) -> Precedents:
+        """`context`: the situation as read (search.pipeline.context), for what it says was tried, the
+        occasions it names and how long the absence lasts."""
         scores = self.similarities(text, held_out_source=held_out_source)
         closest = sorted(scores.items(), key=lambda item: (-item[1], item[0]))[: int(p.precedent_neighbours)]
         if not closest or closest[0][1] < p.precedent_min_similarity:
             return Precedents(closest=closest[0][1] if closest else 0.0)
         best = closest[0][1]
         asks_prevention = bool(EXPLICIT_PREVENTION.search(text))
+        context = context or SituationContext()
+        tried, occasions, weeks = set(context.tried_interventions), set(context.occasions), context.absence_weeks
         votes: dict[int, float] = defaultdict(float)
         examples: dict[int, list[str]] = defaultdict(list)
         total = 0.0
@@ -144,6 +144,8 @@ class PrecedentIndex:
                     continue  # kept out where someone is ill ("burn-out": no prevention workshop), not where prevention is asked
                 if grade < 0 and row.occasion_missing.get(product_id, frozenset()) & occasions:
                     continue  # kept out for want of its occasion, which this situation names
+                if grade < 0 and product_id in row.out_of_window and _within(weeks, row.out_of_window[product_id]):
+                    continue  # kept out at another time of the absence than this one's
                 votes[product_id] += weight * (grade / 2 if grade > 0 else -p.precedent_forbidden)
                 if grade > 0 and len(examples[product_id]) < EXAMPLES_PER_PRODUCT:
                     examples[product_id].append(row.text)
@@ -168,19 +170,12 @@ def _grams(text: str) -> Counter:
 
 
 def precedents_for(
-    text: str,
-    *,
-    held_out_source: str = "",
-    p: RankingParameters = DEFAULT,
-    tried: frozenset[str] = frozenset(),
-    occasions: frozenset[str] = frozenset(),
+    text: str, *, held_out_source: str = "", p: RankingParameters = DEFAULT, context: SituationContext | None = None
 ) -> Precedents:
-    """The votes of the judged situations closest to `text`; none when no judged situation is close.
-    `tried` and `occasions`: what the situation says was already tried, and the occasions it names (its
-    context's tried_interventions and occasions)."""
+    """The votes of the judged situations closest to `text` (read as `context`); none when no judged situation is close."""
     if p.precedent_weight <= 0:
         return Precedents()
-    return precedent_index("situations").precedents(text, held_out_source=held_out_source, p=p, tried=tried, occasions=occasions)
+    return precedent_index("situations").precedents(text, held_out_source=held_out_source, p=p, context=context)
 
 
 def precedent_closeness(text: str, *, held_out_source: str = "") -> float:
@@ -216,6 +211,7 @@ def _situations_build() -> PrecedentIndex:
     if not settings.FEEDBACK_LEARNING_ENABLED:
         situations = situations.exclude(source=FEEDBACK_SOURCE)  # the votes' own situations follow the votes' switch
     names = dict(Product.objects.values_list("id", "name"))
+    windows = {pid: (low, high) for pid, low, high in Product.objects.values_list("id", "absence_weeks_min", "absence_weeks_max")}
     rows = [
         _Row(
             source,
@@ -224,6 +220,7 @@ def _situations_build() -> PrecedentIndex:
             _tried_repeats(text, judgements[situation_id], names),
             bool(EXPLICIT_PREVENTION.search(text)),
             _occasion_missing(text, judgements[situation_id], names),
+            _out_of_window(context_extract(text).absence_weeks, judgements[situation_id], windows),
         )
         for situation_id, source, text in situations.order_by("id").values_list("id", "source", "text")
         if judgements[situation_id]
@@ -245,6 +242,22 @@ def _occasion_missing(text: str, judgements: list[tuple[int, int]], names: dict[
     named = set(occasions_named(text))
     missing = {product_id: frozenset(product_occasions(names.get(product_id, ""))) - named for product_id, grade in judgements if grade < 0}
     return {product_id: labels for product_id, labels in missing.items() if labels}
+
+
+def _out_of_window(weeks: float | None, judgements: list[tuple[int, int]], windows: dict) -> dict[int, tuple]:
+    """The products a judged situation keeps out while its absence (`weeks`) lies outside their window."""
+    if weeks is None:
+        return {}
+    return {
+        product_id: windows[product_id]
+        for product_id, grade in judgements
+        if grade < 0 and product_id in windows and windows[product_id] != (None, None) and not _within(weeks, windows[product_id])
+    }
+
+
+def _within(weeks: float | None, window: tuple) -> bool:
+    low, high = window
+    return weeks is not None and (low is None or weeks >= low) and (high is None or weeks <= high)
 
 
 def _questions_build(*, answered: bool = True) -> PrecedentIndex:

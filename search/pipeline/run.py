@@ -112,13 +112,7 @@ def search_run(request: SearchRequest, *, params: RankingParameters | None = Non
         pool = sorted(pool, key=lambda c: c.similarity, reverse=True)
     precedents = Precedents()
     if request.mode == "two-stage" and in_domain:
-        precedents = precedents_for(
-            query,
-            held_out_source=request.held_out_source,
-            p=params,
-            tried=frozenset(context.tried_interventions),
-            occasions=frozenset(context.occasions),
-        )
+        precedents = precedents_for(query, held_out_source=request.held_out_source, p=params, context=context)
         pool, strong_ids = with_precedent_candidates(pool, strong_ids, precedents, params)
     strong_count = len(strong_ids)
     products = Product.objects.defer(*UNUSED_IN_PYTHON).in_bulk([c.product_id for c in pool])

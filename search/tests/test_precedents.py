@@ -16,11 +16,13 @@ from search.models import (
     ReferenceSituation,
 )
 from search.pipeline import precedents as precedents_module
+from search.pipeline.context import SituationContext
 from search.pipeline.generation import cache_generation
 from search.pipeline.passages import passages_retrieve
 from search.pipeline.precedents import (
     PrecedentIndex,
     _occasion_missing,
+    _out_of_window,
     _Row,
     precedents_for,
     same_text,
@@ -76,7 +78,7 @@ def test_it_keeps_a_vote_against_what_was_tried_to_situations_where_it_was_tried
         _Row("a", "AD-rapport is binnen: geen passend werk intern", ((second_track, 2), (ad_report, -1)), {ad_report: frozenset({"arbeidsdeskundig onderzoek"})}),
     ])
     assert ad_report not in index.precedents("AD-rapport nodig voor passend werk intern").votes
-    tried_too = index.precedents("AD-rapport is binnen, geen passend werk", tried=frozenset({"arbeidsdeskundig onderzoek"}))
+    tried_too = index.precedents("AD-rapport is binnen, geen passend werk", context=SituationContext(tried_interventions=["arbeidsdeskundig onderzoek"]))
     assert tried_too.votes[ad_report] < 0
 
 
@@ -86,8 +88,21 @@ def test_it_keeps_a_vote_against_a_product_for_want_of_its_occasion_out_where_th
     missing = _occasion_missing("partner overleden", [(grief, 2), (carers, -1)], {grief: "Rouwbegeleiding", carers: "Mantelzorgondersteuning"})
     assert missing == {carers: frozenset({"zorg voor een naaste"})}
     index = PrecedentIndex([_Row("a", "partner overleden", ((grief, 2), (carers, -1)), occasion_missing=missing)])
-    assert carers not in index.precedents("zieke partner", occasions=frozenset({"zorg voor een naaste"})).votes
-    assert index.precedents("partner mdw overleden", occasions=frozenset({"een overlijden of verlies"})).votes[carers] < 0
+    assert carers not in index.precedents("zieke partner", context=SituationContext(occasions=["zorg voor een naaste"])).votes
+    assert index.precedents("partner mdw overleden", context=SituationContext(occasions=["een overlijden of verlies"])).votes[carers] < 0
+
+
+def test_it_keeps_a_vote_against_a_product_at_one_time_of_the_absence_out_of_another():
+    """A second track kept out at 10 weeks is kept out because it is too early, not at 40 weeks."""
+    consult, second_track = 5, 6
+    windows = {consult: (None, 13), second_track: (26, 104)}
+    out = _out_of_window(10.0, [(consult, 2), (second_track, -1)], windows)
+    assert out == {second_track: (26, 104)}
+    assert _out_of_window(None, [(second_track, -1)], windows) == {}  # no known time, no timing judgement
+    index = PrecedentIndex([_Row("a", "chauffeur mag niet rijden, 10 weken ziek", ((consult, 2), (second_track, -1)), out_of_window=out)])
+    assert second_track not in index.precedents("chauffeur mag niet rijden, 40 weken ziek", context=SituationContext(absence_weeks=40.0)).votes
+    assert index.precedents("chauffeur mag niet rijden, 8 weken ziek", context=SituationContext(absence_weeks=8.0)).votes[second_track] < 0
+    assert index.precedents("chauffeur mag niet rijden").votes[second_track] < 0
 
 
 WORKSHOP, RECOVERY = 5, 6
