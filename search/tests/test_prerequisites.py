@@ -23,6 +23,8 @@ MENOPAUSE, LIABLE_PARTY, LOSS, CARER = "de overgang", "een ander die de schade v
         ("Orderpicker spreekt alleen Engels", [LANGUAGE]),
         ("Chauffeur van een andere auto is aansprakelijk, de verzekeraar van de tegenpartij betaalt", [LIABLE_PARTY]),
         ("Accountmanager bij een verzekeraar is overspannen", []),  # the employer, not a liable party's insurer
+        ("Machinist had 10 dagen geleden een aanrijding met persoon, slaapt slecht", []),  # a person hit by the train: nobody liable
+        ("Koerier na een aanrijding met een vrachtwagen 6 weken thuis", [LIABLE_PARTY]),
         ("Vrachtwagenchauffeur met slaapapneu is overdag doodmoe", []),  # dead tired is no death
         ("Beleidsadviseur met een oogziekte verliest steeds meer zicht", []),
         ("Medewerker met niet-aangeboren hersenletsel na een beroerte", []),
