@@ -12,7 +12,7 @@ text of a source goes before the team's own summary of it, and an article the qu
 Whether the corpus answers the question at all is judged on its subject first. A question naming a
 subject the corpus does not cover (holiday pay, notice periods, tax; lexical/outside_topics.json) is
 answered only when one of its best passages names that subject too, and a question whose closest
-judged question is one the corpus cannot answer is not answered. Then the best passage must be close
+judged question is one the corpus cannot answer is not answered, unless a passage has nearly all its words. Then the best passage must be close
 in meaning (ANSWER_MIN_SIMILARITY) or cover nearly all of the question's words (ANSWER_MIN_COVERAGE,
 for a short question in the law's own terms), or the closest judged questions must agree on the place
 of one of the best passages. The two thresholds were chosen leave-one-set-out over the judged
@@ -142,10 +142,14 @@ class PassageRetrieval:
         """Whether anything in the corpus is about this question (otherwise the answer abstains)."""
         if not self.passages or self.uncovered_topics:
             return False
+        in_its_words = self.best_coverage >= settings.ANSWER_MIN_COVERAGE  # a passage has nearly every word of the question
         unanswerable_like = self.closeness.unanswerable >= UNANSWERABLE_PRECEDENT_MIN_SIMILARITY and self.closeness.unanswerable > self.closeness.answered
-        if unanswerable_like and not self.covered_topics:
-            return False  # asked like a question judged unanswerable, more than like any answered one (the best passage naming its subject outweighs that)
-        if self.best_coverage >= settings.ANSWER_MIN_COVERAGE or self.best_similarity >= settings.ANSWER_MIN_SIMILARITY:
+        if unanswerable_like and not self.covered_topics and not in_its_words:
+            # Asked like a question judged unanswerable, more than like any answered one. A best passage naming the
+            # subject outweighs that, and so does one with nearly all its words: "deskundigenoordeel UWV aanvragen"
+            # is not "wat kost een deskundigenoordeel".
+            return False
+        if in_its_words or self.best_similarity >= settings.ANSWER_MIN_SIMILARITY:
             return True
         return self.closeness.answered >= ANSWERED_PRECEDENT_MIN_SIMILARITY and self.vouched >= ANSWERED_PRECEDENT_MIN_VOTE
 

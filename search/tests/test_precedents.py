@@ -18,7 +18,7 @@ from search.models import (
 from search.pipeline import precedents as precedents_module
 from search.pipeline.context import SituationContext
 from search.pipeline.generation import cache_generation
-from search.pipeline.passages import passages_retrieve
+from search.pipeline.passages import PassageRetrieval, QuestionCloseness, passages_retrieve
 from search.pipeline.precedents import (
     PrecedentIndex,
     _occasion_missing,
@@ -29,6 +29,7 @@ from search.pipeline.precedents import (
 )
 from search.pipeline.ranking.parameters import DEFAULT
 from search.pipeline.request import SearchRequest
+from search.pipeline.types import CitedChunk
 from search.pipeline.run import search_run
 from search.reference_situations import (
     ReferenceLoadError,
@@ -344,6 +345,22 @@ def test_it_answers_an_everyday_question_when_the_closest_judged_questions_vouch
     assert after.vouched >= 0.5 and after.closeness.answered >= 0.3
     assert after.answers_question
     assert not passages_retrieve(question, held_out_source="proef").answers_question
+
+
+@pytest.mark.parametrize(
+    ("coverage", "similarity", "answers"),
+    [
+        (0.3, 0.3, False),  # asked like an unanswerable judged question, in other words than the law's
+        (1.0, 0.3, True),  # "deskundigenoordeel UWV aanvragen": a passage has all its words, whatever it is asked like
+    ],
+)
+def test_it_answers_a_question_asked_like_an_unanswerable_one_only_in_the_laws_own_words(settings, coverage, similarity, answers):
+    settings.ANSWER_MIN_COVERAGE, settings.ANSWER_MIN_SIMILARITY = 0.8, 0.24
+    passage = CitedChunk(1, "Beleidsregels beoordelingskader poortwachter", "UWV", "Bijlage > 10", "", similarity, "deskundigenoordeel", "", False)
+    retrieval = PassageRetrieval(
+        passages=[passage], best_coverage=coverage, best_similarity=similarity, closeness=QuestionCloseness(answered=0.71, unanswerable=0.85)
+    )
+    assert retrieval.answers_question is answers
 
 
 @pytest.mark.django_db
