@@ -245,19 +245,20 @@ def _occasion_missing(text: str, judgements: list[tuple[int, int]], names: dict[
 
 
 def _out_of_window(weeks: float | None, judgements: list[tuple[int, int]], windows: dict) -> dict[int, tuple]:
-    """The products a judged situation keeps out while its absence (`weeks`) lies outside their window."""
+    """The products a judged situation keeps out while its absence (`weeks`) lies outside their window, or at
+    its end: "104 wk ziek, IVA toegekend" keeps the second track (26-104 weeks) out because it is over."""
     if weeks is None:
         return {}
     return {
         product_id: windows[product_id]
         for product_id, grade in judgements
-        if grade < 0 and product_id in windows and windows[product_id] != (None, None) and not _within(weeks, windows[product_id])
+        if grade < 0 and product_id in windows and windows[product_id] != (None, None) and not _within(weeks, windows[product_id], closed=False)
     }
 
 
-def _within(weeks: float | None, window: tuple) -> bool:
+def _within(weeks: float | None, window: tuple, *, closed: bool = True) -> bool:
     low, high = window
-    return weeks is not None and (low is None or weeks >= low) and (high is None or weeks <= high)
+    return weeks is not None and (low is None or weeks >= low) and (high is None or (weeks <= high if closed else weeks < high))
 
 
 def _questions_build(*, answered: bool = True) -> PrecedentIndex:

@@ -100,6 +100,8 @@ def test_it_keeps_a_vote_against_a_product_at_one_time_of_the_absence_out_of_ano
     out = _out_of_window(10.0, [(consult, 2), (second_track, -1)], windows)
     assert out == {second_track: (26, 104)}
     assert _out_of_window(None, [(second_track, -1)], windows) == {}  # no known time, no timing judgement
+    # at the window's end the track is over: "104 wk ziek, IVA toegekend" keeps it out for timing too
+    assert _out_of_window(104.0, [(second_track, -1)], windows) == {second_track: (26, 104)}
     index = PrecedentIndex([_Row("a", "chauffeur mag niet rijden, 10 weken ziek", ((consult, 2), (second_track, -1)), out_of_window=out)])
     assert second_track not in index.precedents("chauffeur mag niet rijden, 40 weken ziek", context=SituationContext(absence_weeks=40.0)).votes
     assert index.precedents("chauffeur mag niet rijden, 8 weken ziek", context=SituationContext(absence_weeks=8.0)).votes[second_track] < 0
