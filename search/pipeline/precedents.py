@@ -126,6 +126,7 @@ class PrecedentIndex:
         if not closest or closest[0][1] < p.precedent_min_similarity:
             return Precedents(closest=closest[0][1] if closest else 0.0)
         best = closest[0][1]
+        temperature = p.precedent_temperature_short if len(WORD.findall(text)) <= p.precedent_short_words else p.precedent_temperature
         asks_prevention = bool(EXPLICIT_PREVENTION.search(text))
         context = context or SituationContext()
         tried, occasions, weeks = set(context.tried_interventions), set(context.occasions), context.absence_weeks
@@ -134,7 +135,7 @@ class PrecedentIndex:
         total = 0.0
         for index, similarity in closest:
             # A situation much less alike than the closest one counts for little.
-            weight = math.exp((similarity - best) / p.precedent_temperature)
+            weight = math.exp((similarity - best) / temperature)
             total += weight
             row = self.rows[index]
             for product_id, grade in row.judgements:

@@ -131,6 +131,19 @@ def test_it_keeps_the_votes_against_of_a_judged_prevention_question_for_one():
     assert votes[RECOVERY] < 0 < votes[WORKSHOP]
 
 
+def test_it_lets_more_than_the_single_closest_judged_line_vote_for_a_query_of_a_few_words():
+    """"val van ladder" should not follow the one judged concussion after a ladder fall alone."""
+    neuro, physio = 5, 6
+    index = PrecedentIndex([
+        _Row("a", "val van ladder, hersenschudding", ((neuro, 2),)),
+        _Row("b", "na een val van de trap polsklachten", ((physio, 2),)),
+    ])
+    narrow = replace(DEFAULT, precedent_temperature_short=DEFAULT.precedent_temperature)
+    short, long_ = "val van ladder", "val van ladder op het werk, wat nu"
+    assert index.precedents(short).votes[physio] > index.precedents(short, p=narrow).votes.get(physio, 0.0)
+    assert index.precedents(long_).votes.get(physio, 0.0) == index.precedents(long_, p=narrow).votes.get(physio, 0.0)
+
+
 def test_it_gives_no_votes_when_no_judged_situation_is_alike():
     assert PrecedentIndex(ROWS).precedents("kerstboom kopen in december").votes == {}
 
@@ -198,7 +211,7 @@ def test_it_learns_a_situation_an_admin_judges_from_the_next_search_on(demo_data
         {
             "source": "beheer",
             "external_id": "1",
-            "text": "zzkwartelkoning qqfluitketel",
+            "text": "zzkwartelkoning qqfluitketel xxboomklever yyzeearend",
             "is_active": "on",
             "judgements-TOTAL_FORMS": "1",
             "judgements-INITIAL_FORMS": "0",
@@ -208,10 +221,10 @@ def test_it_learns_a_situation_an_admin_judges_from_the_next_search_on(demo_data
     )
     assert response.status_code == 302, response.content.decode()[:2000]
     assert cache_generation() > before  # the committed change advanced the generation …
-    assert precedents_for("zzkwartelkoning qqfluitketel").votes == {tolk.id: 1.0}  # … so the index was rebuilt
+    assert precedents_for("zzkwartelkoning qqfluitketel xxboomklever yyzeearend").votes == {tolk.id: 1.0}  # … so the index was rebuilt
 
     ReferenceSituation.objects.filter(source="beheer").update(is_active=False)
-    assert precedents_for("zzkwartelkoning qqfluitketel").votes == {}
+    assert precedents_for("zzkwartelkoning qqfluitketel xxboomklever yyzeearend").votes == {}
 
 
 @pytest.mark.django_db
