@@ -53,9 +53,9 @@ class RankingParameters:
     precedent_weight: float = 1.1  # a unanimous "ideal" vote adds this much to a product's topical match
     precedent_neighbours: int = 10  # how many of the closest judged situations vote
     precedent_temperature: float = 0.05  # a situation this much less alike (cosine) than the closest counts e⁻¹ as much
-    # One to three words share their few grams with many judged lines, and the single closest ("val van ladder":
-    # a concussion after a ladder fall) should not outvote the rest: twice the temperature for such a query.
-    # Leave-one-set-out over 30 sets (×1 / 1.5 / 2 / 4), every fold chose ×2: held out 0.8774 -> 0.8790.
+    # One to three words share their few grams with many judged lines, and the single closest should not outvote
+    # the rest: twice the temperature for such a query. Leave-one-set-out over 30 sets (×1 / 1.5 / 2 / 4), every
+    # fold chose ×2: held out 0.8774 -> 0.8790 (docs/measurements.md, thirteenth session).
     precedent_temperature_short: float = 0.1
     precedent_short_words: int = 3
     # A "not in the top 3" judgement votes this much against (an "ideal" one votes 1): 0.5 / 1.5 / 3 left 32 / 27 / 23
