@@ -27,6 +27,7 @@ from search.pipeline.precedents import (
     precedents_for,
     same_text,
 )
+from search.pipeline.prerequisites import occasions_named
 from search.pipeline.ranking.parameters import DEFAULT
 from search.pipeline.request import SearchRequest
 from search.pipeline.types import CitedChunk
@@ -86,7 +87,7 @@ def test_it_keeps_a_vote_against_what_was_tried_to_situations_where_it_was_tried
 def test_it_keeps_a_vote_against_a_product_for_want_of_its_occasion_out_where_the_occasion_is_named():
     """"Partner overleden" keeps carers' support out of its top 3 because nobody needs care; a sick partner does."""
     grief, carers = 5, 6
-    missing = _occasion_missing("partner overleden", [(grief, 2), (carers, -1)], {grief: "Rouwbegeleiding", carers: "Mantelzorgondersteuning"})
+    missing = _occasion_missing(occasions_named("partner overleden"), [(grief, 2), (carers, -1)], {grief: "Rouwbegeleiding", carers: "Mantelzorgondersteuning"})
     assert missing == {carers: frozenset({"zorg voor een naaste"})}
     index = PrecedentIndex([_Row("a", "partner overleden", ((grief, 2), (carers, -1)), occasion_missing=missing)])
     assert carers not in index.precedents("zieke partner", context=SituationContext(occasions=["zorg voor een naaste"])).votes
