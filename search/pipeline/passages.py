@@ -12,7 +12,8 @@ text of a source goes before the team's own summary of it, and an article the qu
 Whether the corpus answers the question at all is judged on its subject first. A question naming a
 subject the corpus does not cover (holiday pay, notice periods, tax; lexical/outside_topics.json) is
 answered only when one of its best passages names that subject too, and a question whose closest
-judged question is one the corpus cannot answer is not answered, unless a passage has nearly all its words. Then the best passage must be close
+judged question is one the corpus cannot answer is not answered, unless a passage has nearly all its
+words. Then the best passage must be close
 in meaning (ANSWER_MIN_SIMILARITY) or cover nearly all of the question's words (ANSWER_MIN_COVERAGE,
 for a short question in the law's own terms), or the closest judged questions must agree on the place
 of one of the best passages. The two thresholds were chosen leave-one-set-out over the judged
