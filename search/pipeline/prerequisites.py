@@ -66,7 +66,9 @@ OCCASIONS: tuple[tuple[re.Pattern, str, re.Pattern], ...] = tuple(
             r"^rouw",
             "een overlijden of verlies",
             r"\brouw\w*|overl[eij]+d\w*|gestorven|\bsterf\w*|\bsterv\w*|\bverlies\b|verloor|verloren|(?<!met de )\bdood(?!moe|op\b|ziek|gewoon|eng|stil)\w*|dodelijk\w*|begrafenis\w*|uitvaart\w*"
-            r"|weduw\w*|nabestaand\w*|zelfdoding|suïcide|omgekomen|heengegaan|miskraam\w*|doodgeboren",
+            r"|weduw\w*|nabestaand\w*|zelfdoding|suïcide|omgekomen|heengegaan|miskraam\w*|doodgeboren"
+            # "zoon verongelukt met scooter": to die in an accident; the employee who survives one is "een ongeluk gehad"
+            r"|verongeluk\w*|om het leven\s+(?:ge)?kom\w*|verdronk\w*|verdronken|doodgereden",
         ),
         (
             r"mantelzorg",

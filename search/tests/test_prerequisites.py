@@ -38,6 +38,8 @@ MENOPAUSE, LIABLE_PARTY, LOSS, CARER = "de overgang", "een ander die de schade v
         ("Chauffeur met whiplash na een kop-staartbotsing, kunnen we de loonkosten verhalen?", [LIABLE_PARTY]),
         ("Medewerkster gebeten door de hond van de buren", [LIABLE_PARTY]),
         ("Schoonmaakster huilt sinds het overlijden van haar man", [LOSS]),
+        ("Kasmedewerker, 3 weken geleden is zijn zoon verongelukt met de scooter", [ACCIDENT, LOSS]),
+        ("Haar broer is vorig jaar bij een brand om het leven gekomen", [ACCIDENT, LOSS]),
         ("Logopedist zorgt sinds de zomer voor haar moeder met alzheimer", [CARER]),
         ("Medewerker heeft een vader die dementeert en raakt overbelast", [CARER]),
         ("Vorige week ging het bijna mis bij een vulinstallatie", [ACCIDENT]),
