@@ -172,7 +172,12 @@ ROLE_PATTERNS: tuple[tuple[str, str], ...] = (
     ("horecamedewerker", r"horecamedewerk\w*|kok|koks|ober|serveerster|barmedewerk\w*|barman|afwasser|spoelkeuken"),
 )
 SECTOR_PATTERNS: tuple[tuple[str, str], ...] = (
-    ("zorg", r"zorg|ziekenhuis|verpleeg\w*|thuiszorg|ggz"),
+    # "de zorg", "zorginstelling", not "maakt zich zorgen" or "zorgt voor"
+    (
+        "zorg",
+        r"\bzorg\b|zorgsector|zorginstelling\w*|zorgorganisatie\w*|zorgmedewerk\w*|zorgverlen\w*|ouderenzorg|jeugdzorg|gehandicaptenzorg"
+        r"|ziekenhuis|verpleeg\w*|verzorgingshuis\w*|thuiszorg|ggz",
+    ),
     ("logistiek", r"magazijn\w*|logistiek\w*|distributiecentrum|heftruck|orderpicker"),
     ("transport", r"transport|chauffeur|bus|vrachtwagen|openbaar vervoer|koerier"),
     ("bouw", r"bouw\w*|aannemer|installatie"),

@@ -95,6 +95,9 @@ ROLES = [
     # The driver of the other car is no executive, nor is a director named as the other party.
     ("Uitvoerder is aangereden. De andere bestuurder is aansprakelijk", "", "", "organisatie"),
     ("Docent is ziek na een botsing met de directeur", "docent", "onderwijs", "werknemer"),
+    # Worries are no sector: "maakt zich zorgen" is not "werkt in de zorg".
+    ("Baliemedewerker gokt in elke pauze, iedereen maakt zich zorgen", "", "", "werknemer"),
+    ("Ze werkt al twintig jaar in de zorg en is op", "", "zorg", "werknemer"),
 ]
 
 
