@@ -53,7 +53,10 @@ _DONE_AFTER = re.compile(
     r"|\b(?:adviseert|adviseerde|adviseren|concludeert|concludeerde)\b"
     # A report or expert that says something has been there: "AD-rapport zegt: ander werk intern niet mogelijk".
     r"|\b(?:zegt|zeggen|zei|stelt|stelde|meldt|beschrijft|noemt)\b"
-    r"|\b(?:is|zijn|ligt|liggen)\s+er\s+(?:al|inmiddels|reeds)\b|\b(?:heeft|hebben)\s+(?:al\s+|inmiddels\s+|reeds\s+)?plaatsgevonden\b"
+    # "AD-rapport: eigen werk niet haalbaar": what a report says follows it, so the report is there
+    r"|(?:(?<=rapport)|(?<=advies))\s*:"
+    # "het AD-rapport ligt er", "ligt klaar": it exists; "ligt er nog niet" is no cue
+    r"|\b(?:is|zijn|ligt|liggen)\s+er\s+(?:al|inmiddels|reeds)\b|\b(?:ligt|liggen)\s+(?:er|klaar)\b(?!\s+(?:nog\s+)?(?:niet|geen)\b)|\b(?:heeft|hebben)\s+(?:al\s+|inmiddels\s+|reeds\s+)?plaatsgevonden\b"
     # Under way: "een jobcoach begeleidt hem al", "fysiotherapie loopt al", "mediation is al gestart".
     r"|\b(?:begeleidt|begeleiden|behandelt|behandelen|ondersteunt|ondersteunen|coacht|coachen)\s+(?:hem\s+|haar\s+|hen\s+|ze\s+)?(?:al|inmiddels|reeds)\b"
     r"|\b(?:loopt|lopen)\s+(?:al|inmiddels|reeds)\b(?!\s+(?:\d+|een|twee|drie|vier|vijf|zes|enkele|ruim|bijna|sinds|maanden|weken|jaren)\b)"
