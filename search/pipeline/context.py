@@ -83,7 +83,9 @@ GROUP_ABSENCE = re.compile(
 )
 # "Hoe krijgen we hem weer aan het werk?" names the goal, not the present: such a person is absent.
 BACK_TO_WORK_GOAL = re.compile(
-    r"\b(?:(?:weer |terug )?aan het werk\s+(?:te\s+)?(?:krijgen|helpen|begeleiden)|(?:krijgen|helpen|begeleiden)\b[^.;?!]{0,30}?\baan het werk)\b",
+    r"\b(?:(?:weer |terug )?aan het werk\s+(?:te\s+)?(?:krijgen|helpen|begeleiden)|(?:krijgen|helpen|begeleiden)\b[^.;?!]{0,30}?\baan het werk"
+    # a wish: "wil rustig weer aan het werk", "wil graag terug aan het werk"
+    r"|(?:wil|wilt|willen|hoopt|hopen)\s+(?:\w+\s+){0,2}?(?:weer|terug)\s+(?:\w+\s+)?aan het werk)\b",
     re.IGNORECASE,
 )
 # "Dreigen" is preventive only about health or absence ("dreigt uit te vallen", "dreigend verzuim"), not

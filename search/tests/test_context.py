@@ -150,6 +150,8 @@ INTENTS = [
     ("weer aan het werk na een depressie, we willen herhaling voorkomen", None, "aan het werk", True, False, "terugval"),
     # "weer aan het werk" as the goal is no sign of working now; "dreigen" about a procedure is not prevention
     ("zit in de Ziektewet; hoe krijgen we hem weer aan het werk?", None, "verzuim", False, False, ""),
+    # a wish to return is no return
+    ("Medewerker met borstkanker is klaar met de chemo en wil rustig weer aan het werk.", None, "onbekend", False, False, ""),
     ("de werknemer dreigt een deskundigenoordeel aan te vragen", None, "onbekend", False, False, ""),
     ("Hoe voorkomen we dat het verzuim in ons verpleeghuis verder oploopt?", None, "onbekend", True, False, ""),
     ("chauffeur verloor vorig jaar zijn vrouw, werkt weer volledig maar heeft huilbuien", None, "aan het werk", False, False, ""),

@@ -59,6 +59,8 @@ ABSENT_1 = {"absence_weeks": 1.0, "absence_status": "verzuim"}
     ({"phase": Phase.RE_INTEGRATIE, "absence_weeks_min": 0, "absence_weeks_max": 0}, {"absence_status": "aan het werk", "absence_pattern": "terugval"}, 1.0),
     ({"phase": Phase.RE_INTEGRATIE}, {"absence_status": "aan het werk", "absence_pattern": "terugval"}, 1.0),
     ({"phase": Phase.RE_INTEGRATIE}, {"absence_status": "aan het werk"}, DEFAULT.prevention_absence_product),
+    ({"phase": Phase.LANG_VERZUIM, "absence_weeks_min": 2}, {"absence_status": "aan het werk", "absence_pattern": "terugval"}, DEFAULT.returned_long_absence_product),
+    ({"phase": Phase.LANG_VERZUIM, "absence_weeks_min": 2}, {"absence_status": "aan het werk"}, DEFAULT.prevention_absence_product),
     ({"phase": Phase.RE_INTEGRATIE, "absence_weeks_min": 26}, {"absence_status": "aan het werk", "absence_pattern": "terugval"}, DEFAULT.prevention_long_track),
     ({"absence_weeks_min": 13}, {}, DEFAULT.unknown_phase_long_track),
     ({}, {}, DEFAULT.unknown_phase),

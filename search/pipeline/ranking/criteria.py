@@ -57,6 +57,8 @@ def phase_suitability(product: Product, context: SituationContext, p: RankingPar
             return 1.0, "bedoeld voor medewerkers die nog werken"
         if product.category == Category.ARBEIDSOMSTANDIGHEDEN and low is None:
             return 1.0, "de werkplek verbeteren voorkomt klachten"  # a workplace assessment also serves before anyone is absent
+        if product.phase == Phase.LANG_VERZUIM and context.absence_pattern == "terugval" and context.absence_status == "aan het werk":
+            return p.returned_long_absence_product, "een traject tijdens verzuim, niet na een volledige terugkeer"
         if product.phase in (Phase.LANG_VERZUIM, Phase.RE_INTEGRATIE) or (low is not None and low >= p.absence_product_min_weeks):
             return p.prevention_absence_product, "vooral bedoeld bij verzuim"
         if context.preventive and product.phase == Phase.KORT_VERZUIM:

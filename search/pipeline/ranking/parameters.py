@@ -89,6 +89,9 @@ class RankingParameters:
     absent_unknown_duration: float = 0.9  # absent, duration unknown: most products fit
     prevention_long_track: float = 0.1  # a long-absence track for a prevention question
     prevention_absence_product: float = 0.4  # a product meant for absence, for someone still working
+    # A long-absence track (recovery coaching, the AD report) for someone fully back at work after an absence:
+    # that absence is over; relapse prevention is what fits (two writers keep recovery coaching out there).
+    returned_long_absence_product: float = 0.1
     absence_product_min_weeks: float = 2.0  # a window that starts this late marks an absence product
     prevention_short_absence_product: float = 0.65  # an early-absence product for a prevention question
     unknown_phase_long_track: float = 0.6  # nothing known about absence: long tracks are less likely to fit
