@@ -232,6 +232,14 @@ THIRD_PARTY_MANAGER = re.compile(
     r"(?:leidinggevende|teamleider|teamleidster|manager|afdelingshoofd|supervisor|baas|chef|directeur|directie|eigenaar|bestuurder)\b",
     re.IGNORECASE,
 )
+# The manager who asks, worries or notices is not whose situation it is: "Bedrijfsleider wil weten wat er aan de
+# lijn moet veranderen", "Leidinggevende maakt zich zorgen" (unless the manager is the one to learn).
+REPORTING_MANAGER = re.compile(
+    r"\b(?:leidinggevende|teamleider|teamleidster|manager|bedrijfsleider|afdelingshoofd|directeur|directie|eigenaar|(?-i:LG|TL))\s+"
+    r"(?:wil\s+(?:graag\s+|nu\s+|vooral\s+)?(?:weten|advies|hulp)|vraagt|vroeg|maakt\s+zich\s+(?:\w+\s+)?zorgen|belt|belde|merkt|signaleert|twijfelt"
+    r"|zoekt\s+(?:advies|hulp)|heeft\s+(?:het\s+|een\s+)?vermoeden|vermoedt)\b",
+    re.IGNORECASE,
+)
 MANAGER_AS_LEARNER = re.compile(
     r"\b(leidinggevende|teamleider|manager|leiding)\w*\s+(?:moet|wil|kan|zou)\s+(?:leren|weten(?!\s+(?:waar|wat|of|welke|wie|hoeveel))|beter)|\b(?:training|cursus)\s+(?:voor\s+)?(?:leidinggevende|managers?)",
     re.IGNORECASE,
@@ -382,7 +390,10 @@ def context_extract(text: str, *, role: str = "", sector: str = "", duration: st
     context = SituationContext(budget_eur=budget_from_field(budget))
     if context.budget_eur is None:
         context.budget_eur = budget_from_text(text)
-    roles = _first_tag(ROLE_PATTERNS, f"{role} {THIRD_PARTY_MANAGER.sub(' ', text)}")
+    about_others = THIRD_PARTY_MANAGER.sub(" ", text)
+    if not MANAGER_AS_LEARNER.search(text):
+        about_others = REPORTING_MANAGER.sub(" ", about_others)
+    roles = _first_tag(ROLE_PATTERNS, f"{role} {about_others}")
     context.roles = roles
     context.role = role.strip().lower() or (roles[0] if roles else "")
     sectors = _first_tag(SECTOR_PATTERNS, f"{sector} {text}")

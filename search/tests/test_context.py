@@ -95,6 +95,10 @@ ROLES = [
     # The driver of the other car is no executive, nor is a director named as the other party.
     ("Uitvoerder is aangereden. De andere bestuurder is aansprakelijk", "", "", "organisatie"),
     ("Docent is ziek na een botsing met de directeur", "docent", "onderwijs", "werknemer"),
+    # The manager who asks or worries is not the employee; the one who is to learn is.
+    ("Vleesverwerker met nekklachten aan de band. Bedrijfsleider wil weten wat er aan de lijn moet veranderen", "", "", "werknemer"),
+    ("Teamleider wil weten hoe hij een verzuimgesprek voert", "leidinggevende", "", "leidinggevende"),
+    ("Manager ziet het niet meer zitten en slaapt slecht", "leidinggevende", "", "werknemer"),
     # Worries are no sector: "maakt zich zorgen" is not "werkt in de zorg".
     ("Baliemedewerker gokt in elke pauze, iedereen maakt zich zorgen", "", "", "werknemer"),
     ("Ze werkt al twintig jaar in de zorg en is op", "", "zorg", "werknemer"),
