@@ -364,17 +364,21 @@ def test_it_answers_an_everyday_question_when_the_closest_judged_questions_vouch
 
 
 @pytest.mark.parametrize(
-    ("coverage", "similarity", "answers"),
+    ("coverage", "similarity", "words", "answers"),
     [
-        (0.3, 0.3, False),  # asked like an unanswerable judged question, in other words than the law's
-        (1.0, 0.3, True),  # "deskundigenoordeel UWV aanvragen": a passage has all its words, whatever it is asked like
+        (0.3, 0.3, 3, False),  # asked like an unanswerable judged question, in other words than the law's
+        (1.0, 0.3, 3, True),  # "deskundigenoordeel UWV aanvragen": a passage has all its words, whatever it is asked like
+        # "Uiterlijk in welke ziekteweek moet de werkgever een langdurig zieke werknemer bij het UWV melden?": the
+        # procedure's articles share its words, not the week it asks for
+        (0.95, 0.5, 16, False),
     ],
 )
-def test_it_answers_a_question_asked_like_an_unanswerable_one_only_in_the_laws_own_words(settings, coverage, similarity, answers):
+def test_it_answers_a_question_asked_like_an_unanswerable_one_only_in_the_laws_own_words(settings, coverage, similarity, words, answers):
     settings.ANSWER_MIN_COVERAGE, settings.ANSWER_MIN_SIMILARITY = 0.8, 0.24
     passage = CitedChunk(1, "Beleidsregels beoordelingskader poortwachter", "UWV", "Bijlage > 10", "", similarity, "deskundigenoordeel", "", False)
     retrieval = PassageRetrieval(
-        passages=[passage], best_coverage=coverage, best_similarity=similarity, closeness=QuestionCloseness(answered=0.71, unanswerable=0.85)
+        passages=[passage], best_coverage=coverage, best_similarity=similarity, closeness=QuestionCloseness(answered=0.71, unanswerable=0.85),
+        question_words=words,
     )
     assert retrieval.answers_question is answers
 
