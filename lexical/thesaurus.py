@@ -100,6 +100,11 @@ def expansion_terms(text: str) -> list[str]:
     return list(CATALOG_THESAURUS.additions(text))
 
 
+def domain_entries_named(text: str) -> int:
+    """How many entries of the catalog thesaurus (how specialists name health and work matters) the text mentions."""
+    return len(CATALOG_THESAURUS.additions(text))
+
+
 def legal_expansion_terms(text: str) -> list[str]:
     """The regulations' own words for the practice terms the question mentions."""
     return list(LEGAL_THESAURUS.additions(text))

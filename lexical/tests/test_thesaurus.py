@@ -1,5 +1,5 @@
 """The thesauri try only entries whose phrases begin where a word of the text begins, and find exactly
-what trying every entry finds."""
+what trying every entry finds; the catalog thesaurus also tells how many health and work matters a text names."""
 
 import json
 
@@ -10,6 +10,7 @@ from lexical.thesaurus import (
     LEGAL_THESAURUS,
     OUTSIDE_TOPICS,
     Thesaurus,
+    domain_entries_named,
 )
 
 
@@ -76,3 +77,15 @@ def test_it_reads_ad_as_the_labour_expert_only_in_its_own_phrases(text, expected
 )
 def test_it_reads_spit_as_low_back_pain_not_rush_hour(text, expected):
     assert any("rugpijn" in added for added in CATALOG_THESAURUS.additions(text)) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "entries"),
+    [
+        ("Er kwam weer een loonbeslag binnen, hij vergeet dingen en ik maak me zorgen", 3),
+        ("Ik wil weten welke winterbanden het beste zijn voor onze bestelbussen", 0),
+        ("Wat is de hoofdstad van Frankrijk?", 0),
+    ],
+)
+def test_it_counts_the_health_and_work_matters_a_text_names(text, entries):
+    assert domain_entries_named(text) == entries

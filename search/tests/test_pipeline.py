@@ -58,6 +58,18 @@ def test_it_returns_no_products_for_gibberish_or_unrelated_questions(query):
     assert outcome.message == NO_RESULTS_MESSAGE
 
 
+def test_it_recommends_for_an_employers_long_story_that_no_single_product_covers():
+    """Two health and work matters in the employer's own words (a wage garnishment, forgetting things) put a
+    38-word story in the domain, where no product covered enough of it and the embedding was not close."""
+    story = (
+        "Ik heb een klein garagebedrijf. Vandaag kwam er weer een loonbeslag binnen voor een van mijn monteurs, "
+        "de tweede al dit jaar. Hij is de laatste tijd ook slordig en vergeet dingen, ik maak me zorgen om hem."
+    )
+    outcome = search_run(SearchRequest(query=story))
+    assert "Hulp bij financiële problemen" in _names(outcome)[:3]
+    assert outcome.message == ""
+
+
 def test_it_notes_when_fewer_than_three_products_qualify(settings):
     # Only products very close in meaning qualify: words alone no longer let a product through.
     settings.SEARCH_SIMILARITY_FLOOR = 0.6
