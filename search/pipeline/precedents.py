@@ -2,7 +2,8 @@
 
 A new situation is compared with every judged one by the character 4- and 5-grams of its words
 (tf-idf, cosine): "rugklachten" shares most of its grams with "rug- en nekklachten" and "lage
-rugpijn", abbreviations and misspellings still overlap, and no model or stemmer is involved. The
+rugpijn", abbreviations and misspellings still overlap, and no model or stemmer is involved. Words
+naming a trade or position ("dakdekker", "kapster") weigh half (TRADE_WEIGHT, lexical.occupations). The
 judgements of the closest ones, weighted by how much closer each is than the rest, give each
 product a vote: 1 when every close situation judged it ideal, half for "acceptable", and strongly
 negative when they keep it out of their top 3 (precedent_forbidden). Stage 2 adds the vote to a
@@ -30,6 +31,7 @@ import numpy as np
 from django.conf import settings
 
 from catalog.models import Product
+from lexical.occupations import is_trade
 from search.models import (
     ReferenceJudgement,
     ReferenceQuestion,
@@ -45,6 +47,10 @@ from search.pipeline.tried_interventions import product_interventions
 FEEDBACK_SOURCE = "feedback"  # search.reference_situations: the specialists' votes as judged situations
 
 GRAM_SIZES = (4, 5)
+# What a word naming a trade or position ("dakdekker", "kapster") weighs among a situation's grams, against 1 for
+# the rest: who someone is says less about what they need than what is the matter. Chosen over 33 judged sets
+# (1, 0.7, 0.5, 0.35, 0.25): leaving each set out in turn, every fold chose 0.5 (docs/measurements.md).
+TRADE_WEIGHT = 0.5
 WORD = re.compile(r"[^\W_]+")
 EXAMPLES_PER_PRODUCT = 2
 # A situation that asks for prevention in so many words. Narrower than the context's preventive reading
@@ -80,9 +86,10 @@ class _Row:
 class PrecedentIndex:
     """The active judged situations as normalised tf-idf vectors of character n-grams, with an inverted index."""
 
-    def __init__(self, rows: list[_Row]):
+    def __init__(self, rows: list[_Row], *, trade_weight: float = 1.0):
         self.rows = rows
-        grams = [_grams(row.text) for row in rows]
+        self.trade_weight = trade_weight
+        grams = [self._grams(row.text) for row in rows]
         document_frequency = Counter(gram for counts in grams for gram in counts)
         self._count = len(rows)
         self.idf = {gram: self._idf(df) for gram, df in document_frequency.items()}
@@ -100,14 +107,19 @@ class PrecedentIndex:
         # judged situations (a new installation) can vote at all.
         return math.log((self._count + 1) / (document_frequency + 1)) + 1.0
 
-    def _vector(self, counts: Counter) -> dict[str, float]:
-        weights = {gram: (1 + math.log(tf)) * self.idf.get(gram, self._idf(0)) for gram, tf in counts.items()}
+    def _grams(self, text: str) -> dict[str, float]:
+        """Each gram with its weight before idf: 1 + log tf, times `trade_weight` where only trade words have it."""
+        counts, trade_only = _grams(text), _trade_grams(text) if self.trade_weight != 1.0 else set()
+        return {gram: (1 + math.log(tf)) * (self.trade_weight if gram in trade_only else 1.0) for gram, tf in counts.items()}
+
+    def _vector(self, grams: dict[str, float]) -> dict[str, float]:
+        weights = {gram: weight * self.idf.get(gram, self._idf(0)) for gram, weight in grams.items()}
         norm = math.sqrt(sum(w * w for w in weights.values())) or 1.0
         return {gram: w / norm for gram, w in weights.items()}
 
     def similarities(self, text: str, *, held_out_source: str = "") -> dict[int, float]:
         """Cosine of the text with every judged situation that shares a gram, except those of `held_out_source`."""
-        found = [(self.postings[gram], weight) for gram, weight in self._vector(_grams(text)).items() if gram in self.postings]
+        found = [(self.postings[gram], weight) for gram, weight in self._vector(self._grams(text)).items() if gram in self.postings]
         if not found:
             return {}
         rows = np.concatenate([postings[0] for postings, _ in found])
@@ -171,6 +183,14 @@ def _grams(text: str) -> Counter:
     return counts
 
 
+def _trade_grams(text: str) -> set[str]:
+    """The grams that only words naming a trade or position have (lexical.occupations)."""
+    trade, other = set(), set()
+    for word in WORD.findall(text.lower()):
+        (trade if is_trade(word) else other).update(_grams(word))
+    return trade - other
+
+
 def precedents_for(
     text: str, *, held_out_source: str = "", p: RankingParameters = DEFAULT, context: SituationContext | None = None
 ) -> Precedents:
@@ -227,7 +247,7 @@ def _situations_build() -> PrecedentIndex:
         for situation_id, source, text in situations.order_by("id").values_list("id", "source", "text")
         if judgements[situation_id]
     ]
-    return PrecedentIndex(rows)
+    return PrecedentIndex(rows, trade_weight=TRADE_WEIGHT)
 
 
 @functools.lru_cache(maxsize=8192)

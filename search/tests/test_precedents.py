@@ -63,6 +63,14 @@ def test_it_finds_the_judged_situation_that_shares_the_words_parts(query, closes
     assert max(similarities, key=similarities.get) == closest
 
 
+@pytest.mark.parametrize(("trade_weight", "closest"), [(1.0, "2e spoor dakdekker"), (0.5, "hitte op het dak, zonnesteek bij collega's")])
+def test_it_weighs_what_is_the_matter_over_who_someone_is(trade_weight, closest):
+    rows = [_Row("a", "2e spoor dakdekker", ((1, 2),)), _Row("b", "hitte op het dak, zonnesteek bij collega's", ((2, 2),))]
+    index = PrecedentIndex(rows, trade_weight=trade_weight)
+    similarities = index.similarities("hitte dakdekkers")
+    assert index.rows[max(similarities, key=similarities.get)].text == closest
+
+
 def test_it_turns_the_closest_judgements_into_votes_with_forbidden_products_against():
     found = PrecedentIndex(ROWS).precedents("rugklachten bij tillen in het magazijn", p=replace(DEFAULT, precedent_neighbours=2))
     assert found.votes[BACK] > found.votes[NECK] > 0

@@ -1,0 +1,30 @@
+"""Words that name someone's trade or position ("dakdekker", "kapster", "baliemedewerker", "teamleider").
+
+A judged situation is found by the character n-grams of its words (search.pipeline.precedents), and
+a trade is a rare word: "hitte dakdekkers" and "meniscus operatie dakdekker" shared most weight with
+"2e spoor dakdekker", whose vote then put the second track first, and "kapster belt af, komt niet uit
+bed" followed the hairdressers with a tennis elbow. Who someone is matters less than what is the
+matter, so these words count for less there. The professionals the interventions are about (the
+company doctor, the labour expert, the psychologist) are not trades in this sense and count fully.
+"""
+
+import re
+
+# A trade as the head of a compound ("vrachtwagenchauffeur", "servicemonteur", "productiemedewerker") or on its own,
+# in the plural too. Short heads only as a whole word ("kok", not the end of "oktober").
+_TRADE_HEAD = re.compile(
+    r"(?:medewerk|monteur|chauffeur|dekker|kapster|kapper|stukadoor|metselaar|timmerm[ae]n|lasser|schilder|bouwvakker|hovenier"
+    r"|verpleegkundige|verzorgende|docent|leraar|lerares|leerkracht|meester|caissi[eè]re|serveerster|afwasser|barman|schoonmaker"
+    r"|schoonmaakster|orderpicker|operator|magazijn|verkoper|verkoopster|beveilig|machinist|conducteur|bakker|slager|tegelzetter"
+    r"|installateur|loodgieter|elektricien|instructeur|instructrice|trainer|developer|programmeur|consultant|planner|receptionist"
+    r"|secretaresse|boekhouder|accountmanager|teamleider|leidinggevende|manager|directeur|eigenaar|bestuurder|pedagogisch|kinderopvang"
+    r"|glazenwasser|vrachtwagen|heftruck|koerier|bezorger)\w*$"
+)
+_TRADE_WORD = re.compile(r"(?:mdw|juf|kok|koks|ober|obers|agent|agenten|tester|testers)$")
+# Trades that end like one but are the professionals of the interventions themselves.
+_PROFESSIONALS = frozenset({"arbeidsdeskundige", "bedrijfsarts", "casemanager", "vertrouwenspersoon"})
+
+
+def is_trade(word: str) -> bool:
+    """Whether a lower-case word names a trade or position rather than what is the matter."""
+    return word not in _PROFESSIONALS and bool(_TRADE_WORD.match(word) or _TRADE_HEAD.search(word))

@@ -1,0 +1,25 @@
+"""Which words name a trade or position (lexical.occupations)."""
+
+import pytest
+
+from lexical.occupations import is_trade
+
+
+@pytest.mark.parametrize(
+    ("word", "trade"),
+    [
+        ("dakdekkers", True),
+        ("kapster", True),
+        ("baliemedewerker", True),  # a trade as the head of a compound
+        ("vrachtwagenchauffeur", True),
+        ("mdw", True),
+        ("kok", True),
+        ("oktober", False),  # a short head only as a whole word
+        ("arbeidsdeskundige", False),  # the professionals of the interventions count fully
+        ("bedrijfsarts", False),
+        ("rugklachten", False),
+        ("hitte", False),
+    ],
+)
+def test_it_tells_a_trade_from_what_is_the_matter(word, trade):
+    assert is_trade(word) is trade
