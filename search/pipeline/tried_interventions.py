@@ -42,14 +42,16 @@ INTERVENTIONS: tuple[tuple[str, re.Pattern, re.Pattern], ...] = tuple(
 
 # A completion cue after the mention: done, finished, in, or tried without result.
 _DONE_AFTER = re.compile(
-    r"\b(?:is|zijn|werd|werden|was|waren)\s+(?:al\s+|inmiddels\s+|reeds\s+|net\s+|ook\s+)*(?:gedaan|afgerond|uitgevoerd|geweest|binnen|klaar|afgenomen|doorlopen|gevolgd|geprobeerd|gestopt|mislukt|beëindigd|stopgezet)\b"
+    # "mediation is vorige maand mislukt": a few words may stand between, none of them a negation ("is nog niet gedaan")
+    r"\b(?:is|zijn|werd|werden|was|waren)\s+(?:(?!niet\b|nog\b|geen\b|nooit\b)\w+\s+){0,3}?(?:gedaan|afgerond|uitgevoerd|geweest|binnen|klaar|afgenomen|doorlopen|gevolgd|geprobeerd|gestopt|mislukt|beëindigd|stopgezet)\b"
     r"|\bgestopt\s+na\b|\b(?:schiet|schieten|schoot|schoten)\s+(?:\w+\s+)?niet\s+op\b"
     # A result shown: "een energiemeting liet vorige maand al zien dat hij nauwelijks herstelt".
     r"|\b(?:liet|lieten)\s+(?:\w+\s+){0,3}?zien\b|\b(?:toonde|toonden)\b"
     r"|\b(?:heeft|hebben|had|hadden|leverde|leverden)\b[^.;!?]{0,25}?\b(?:niets|niks|weinig|onvoldoende|nauwelijks\s+iets|geen\s+(?:resultaat|verbetering|effect))\b[^.;!?]{0,10}?\bop(?:geleverd)?\b"
     r"|\b(?:heeft|hebben|had|hadden)\s+(?:al\s+|ook\s+)*(?:niet|nauwelijks|weinig|onvoldoende)\s+(?:geholpen|gewerkt)\b"
     r"|\b(?:hielp|hielpen|werkte|werkten)\s+(?:ook\s+)?(?:niet|nauwelijks|onvoldoende)\b"
-    r"|\b(?:heeft|hebben)\s+(?:al|inmiddels|reeds)\s+(?:\w+\s+){0,3}?(?:vastgesteld|geconcludeerd|geadviseerd|onderzocht)\b"
+    # "de arbeidsdeskundige heeft vastgesteld dat …", "heeft al eerder onderzocht"; not "heeft nog niet onderzocht"
+    r"|\b(?:heeft|hebben|had|hadden)\s+(?:(?!niet\b|nog\b|geen\b|nooit\b)\w+\s+){0,3}?(?:vastgesteld|geconcludeerd|geadviseerd|onderzocht)\b"
     r"|\b(?:adviseert|adviseerde|adviseren|concludeert|concludeerde)\b"
     # A report or expert that says something has been there: "AD-rapport zegt: ander werk intern niet mogelijk".
     r"|\b(?:zegt|zeggen|zei|stelt|stelde|meldt|beschrijft|noemt)\b"
