@@ -12,8 +12,8 @@ text of a source goes before the team's own summary of it, and an article the qu
 Whether the corpus answers the question at all is judged on its subject first. A question naming a
 subject the corpus does not cover (holiday pay, notice periods, tax; lexical/outside_topics.json) is
 answered only when one of its best passages names that subject too, and a question whose closest
-judged question is one the corpus cannot answer is not answered, unless it is a question of a few words
-that a passage has nearly all of. Then the best passage must be close
+judged question is one the corpus cannot answer is not answered, unless its best passage names that
+subject too or it is a question of a few words that a passage has nearly all of. Then the best passage must be close
 in meaning (ANSWER_MIN_SIMILARITY) or cover nearly all of the question's words (ANSWER_MIN_COVERAGE,
 for a short question in the law's own terms), or the closest judged questions must agree on the place
 of one of the best passages. The two thresholds were chosen leave-one-set-out over the judged
@@ -137,6 +137,7 @@ class PassageRetrieval:
     best_similarity: float = 0.0
     documents_considered: list[dict] = field(default_factory=list)  # best first; `chosen` ones were searched first
     uncovered_topics: list[str] = field(default_factory=list)  # subjects the question names and no best passage does
+    covered_topics: list[str] = field(default_factory=list)  # subjects outside the corpus the question names and the best passage names too
     closeness: QuestionCloseness = field(default_factory=QuestionCloseness)  # to the closest judged questions
     vouched: float = 0.0  # the judged questions' highest vote for the place of one of the best passages
     question_words: int = 0
@@ -148,11 +149,12 @@ class PassageRetrieval:
             return False
         in_its_words = self.best_coverage >= settings.ANSWER_MIN_COVERAGE  # a passage has nearly every word of the question
         unanswerable_like = self.closeness.unanswerable >= UNANSWERABLE_PRECEDENT_MIN_SIMILARITY and self.closeness.unanswerable > self.closeness.answered
-        if unanswerable_like and not (in_its_words and self.question_words <= SHORT_QUESTION_WORDS):
-            # Asked like a question judged unanswerable, more than like any answered one. A short question that a
-            # passage has in nearly all its words outweighs that: "deskundigenoordeel UWV aanvragen" is not "wat kost
-            # een deskundigenoordeel". A long one does not: "in welke ziekteweek moet de werkgever een zieke
-            # werknemer bij het UWV melden" shares every word with the procedure's articles, not its week number.
+        if unanswerable_like and not self.covered_topics and not (in_its_words and self.question_words <= SHORT_QUESTION_WORDS):
+            # Asked like a question judged unanswerable, more than like any answered one. A best passage naming the
+            # subject outweighs that, and so does a short question that a passage has in nearly all its words:
+            # "deskundigenoordeel UWV aanvragen" is not "wat kost een deskundigenoordeel". A long one does not: "in
+            # welke ziekteweek moet de werkgever een zieke werknemer bij het UWV melden" shares every word with the
+            # procedure's articles, not its week number.
             return False
         if in_its_words or self.best_similarity >= settings.ANSWER_MIN_SIMILARITY:
             return True
@@ -200,6 +202,7 @@ def passages_retrieve(question: str, *, limit: int = RETRIEVE_LIMIT, documents: 
         best_similarity=candidates.best_similarity,
         documents_considered=considered,
         uncovered_topics=_uncovered_topics(topics, passages[:OUTSIDE_TOPIC_PASSAGES]),
+        covered_topics=_covered_topics(question, topics, passages[0] if passages else None),
         closeness=QuestionCloseness(candidates.closest_answered, unanswerable_closeness(question, held_out_source=held_out_source)),
         question_words=len(_WORD.findall(question)),
     )
@@ -299,6 +302,18 @@ def _uncovered_topics(topics: list[tuple[str, re.Pattern]], best: list[CitedChun
     return [
         topic for topic, pattern in topics
         if not any(pattern.search(f"{p.section} {p.content}") for p in best)
+    ]
+
+
+def _covered_topics(question: str, topics: list[tuple[str, re.Pattern]], best: CitedChunk | None) -> list[str]:
+    """Subjects outside the corpus that the question names and the best passage names in the same words
+    ("ouderschapsverlof" in the pregnancy guideline; not "vrije ruimte" of a workplace for the tax term)."""
+    if best is None:
+        return []
+    text = f"{best.section} {best.content}".lower()
+    return [
+        topic for topic, pattern in topics
+        if {m.lower() for m in pattern.findall(question)} <= {m.lower() for m in pattern.findall(text)}
     ]
 
 
