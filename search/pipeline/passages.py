@@ -39,7 +39,7 @@ from lexical.terms import query_terms
 from lexical.thesaurus import outside_topics_named
 from search.pipeline.fusion import reciprocal_rank_fusion
 from search.pipeline.passage_scoring import PassageEvidence, passage_score
-from search.pipeline.precedents import question_precedents, unanswerable_closeness
+from search.pipeline.precedents import WORD, question_precedents, unanswerable_closeness
 from search.pipeline.types import CitedChunk
 
 # A word in the section path ("Artikel 5:8 – Nachtdienst") says more than one in the running text.
@@ -67,7 +67,6 @@ QUESTION_PRECEDENT_CANDIDATE_VOTE = 0.5
 VOUCHED_PASSAGES = 3
 # A question of at most this many words is a search-box question in the law's own terms (as for the judged situations).
 SHORT_QUESTION_WORDS = 3
-_WORD = re.compile(r"[^\W_]+")
 _ARTICLE_MENTION = re.compile(r"\bartikel\s+([0-9IVX]+[a-z]?(?:[.:][0-9]+[a-z]?)*)", re.IGNORECASE)
 
 # A summary that is all the corpus has of its source (a guideline), as opposed to our summary of a law it holds.
@@ -204,7 +203,7 @@ def passages_retrieve(question: str, *, limit: int = RETRIEVE_LIMIT, documents: 
         uncovered_topics=_uncovered_topics(topics, passages[:OUTSIDE_TOPIC_PASSAGES]),
         covered_topics=_covered_topics(question, topics, passages[0] if passages else None),
         closeness=QuestionCloseness(candidates.closest_answered, unanswerable_closeness(question, held_out_source=held_out_source)),
-        question_words=len(_WORD.findall(question)),
+        question_words=len(WORD.findall(question)),
     )
     retrieval.vouched = max((_place_vote(candidates.votes, p) for p in retrieval.best(VOUCHED_PASSAGES)), default=0.0)
     return retrieval

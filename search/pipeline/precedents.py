@@ -108,8 +108,16 @@ class PrecedentIndex:
         return math.log((self._count + 1) / (document_frequency + 1)) + 1.0
 
     def _grams(self, text: str) -> dict[str, float]:
-        """Each gram with its weight before idf: 1 + log tf, times `trade_weight` where only trade words have it."""
-        counts, trade_only = _grams(text), _trade_grams(text) if self.trade_weight != 1.0 else set()
+        """Each gram with its weight before idf: 1 + log tf, times `trade_weight` where only words naming a trade
+        or position have it (lexical.occupations)."""
+        counts: Counter = Counter()
+        trade: set[str] = set()
+        other: set[str] = set()
+        for word in WORD.findall(text.lower()):
+            grams = _word_grams(word)
+            counts.update(grams)
+            (trade if self.trade_weight != 1.0 and is_trade(word) else other).update(grams)
+        trade_only = trade - other
         return {gram: (1 + math.log(tf)) * (self.trade_weight if gram in trade_only else 1.0) for gram, tf in counts.items()}
 
     def _vector(self, grams: dict[str, float]) -> dict[str, float]:
@@ -174,21 +182,10 @@ def same_text(a: str, b: str) -> bool:
     return WORD.findall(a.lower()) == WORD.findall(b.lower())
 
 
-def _grams(text: str) -> Counter:
-    counts: Counter = Counter()
-    for word in WORD.findall(text.lower()):
-        marked = f"<{word}>"
-        for size in GRAM_SIZES:
-            counts.update(marked[i : i + size] for i in range(len(marked) - size + 1))
-    return counts
-
-
-def _trade_grams(text: str) -> set[str]:
-    """The grams that only words naming a trade or position have (lexical.occupations)."""
-    trade, other = set(), set()
-    for word in WORD.findall(text.lower()):
-        (trade if is_trade(word) else other).update(_grams(word))
-    return trade - other
+def _word_grams(word: str) -> list[str]:
+    """The character grams of one lower-case word, marked at both ends ("<rug", "rug>")."""
+    marked = f"<{word}>"
+    return [marked[i : i + size] for size in GRAM_SIZES for i in range(len(marked) - size + 1)]
 
 
 def precedents_for(
