@@ -40,6 +40,7 @@ from lexical.thesaurus import outside_topics_named
 from search.pipeline.fusion import reciprocal_rank_fusion
 from search.pipeline.passage_scoring import PassageEvidence, passage_score
 from search.pipeline.precedents import WORD, question_precedents, unanswerable_closeness
+from search.pipeline.regulations import regulations_not_held
 from search.pipeline.types import CitedChunk
 
 # A word in the section path ("Artikel 5:8 – Nachtdienst") says more than one in the running text.
@@ -136,6 +137,7 @@ class PassageRetrieval:
     best_similarity: float = 0.0
     documents_considered: list[dict] = field(default_factory=list)  # best first; `chosen` ones were searched first
     uncovered_topics: list[str] = field(default_factory=list)  # subjects the question names and no best passage does
+    unheld_regulations: list[str] = field(default_factory=list)  # regulations the question names that the corpus does not hold
     covered_topics: list[str] = field(default_factory=list)  # subjects outside the corpus the question names and the best passage names too
     closeness: QuestionCloseness = field(default_factory=QuestionCloseness)  # to the closest judged questions
     vouched: float = 0.0  # the judged questions' highest vote for the place of one of the best passages
@@ -144,7 +146,7 @@ class PassageRetrieval:
     @property
     def answers_question(self) -> bool:
         """Whether anything in the corpus is about this question (otherwise the answer abstains)."""
-        if not self.passages or self.uncovered_topics:
+        if not self.passages or self.uncovered_topics or self.unheld_regulations:
             return False
         in_its_words = self.best_coverage >= settings.ANSWER_MIN_COVERAGE  # a passage has nearly every word of the question
         unanswerable_like = self.closeness.unanswerable >= UNANSWERABLE_PRECEDENT_MIN_SIMILARITY and self.closeness.unanswerable > self.closeness.answered
@@ -201,6 +203,7 @@ def passages_retrieve(question: str, *, limit: int = RETRIEVE_LIMIT, documents: 
         best_similarity=candidates.best_similarity,
         documents_considered=considered,
         uncovered_topics=_uncovered_topics(topics, passages[:OUTSIDE_TOPIC_PASSAGES]),
+        unheld_regulations=regulations_not_held(question, [f"{p.section} {p.content}" for p in passages[:OUTSIDE_TOPIC_PASSAGES]]),
         covered_topics=_covered_topics(question, topics, passages[0] if passages else None),
         closeness=QuestionCloseness(candidates.closest_answered, unanswerable_closeness(question, held_out_source=held_out_source)),
         question_words=len(WORD.findall(question)),

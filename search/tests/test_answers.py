@@ -95,6 +95,20 @@ def test_it_abstains_when_the_laws_do_not_cover_the_question(law_corpus):
 @pytest.mark.shared
 @pytest.mark.parametrize(
     "question",
+    [
+        "Welke brandwerendheid in minuten moeten de scheidingswanden tussen opslaghal en kantoor hebben volgens het Bouwbesluit?",
+        "Welke conformiteitsbeoordeling doorloopt een werkgever die zelf een machine bouwt voor de CE-markering onder de Machinerichtlijn?",
+    ],
+)
+def test_it_abstains_on_a_question_about_a_regulation_the_corpus_does_not_hold(law_corpus, question):
+    """The closest article shares the question's words (walls, machines), not its regulation."""
+    answer = guideline_answer(question, generate=False)
+    assert (answer.answer, answer.citations) == (NO_ANSWER, [])
+
+
+@pytest.mark.shared
+@pytest.mark.parametrize(
+    "question",
     ["banden wisselen", "Hoe vervang ik de ketting van mijn fiets?", "kerstboom kopen", "weer morgen amsterdam"],
 )
 def test_it_abstains_on_everyday_questions_whose_words_the_laws_happen_to_share(law_corpus, question):
