@@ -25,6 +25,9 @@ from lexical.thesaurus import abbreviations_named, abbreviations_spelled_out
         ("in de ZW na einde contract", ["zw"]),
         ("TIA gehad", ["tia"]),
         ("Tia is de leidinggevende", []),  # a name
+        ("EZWB aangevraagd, ERD voor de ZW", ["zw", "erd", "ezwb"]),  # in the order of the file
+        ("CANS bij een kassamedewerker", ["cans"]),
+        ("Iva is onze planner", []),  # a name, not a full and lasting incapacity
     ],
 )
 def test_it_finds_the_abbreviations_a_text_uses(text, named):

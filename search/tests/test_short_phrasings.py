@@ -49,6 +49,20 @@ def test_it_answers_a_question_in_abbreviations(query):
     assert len(outcome.recommendations) == 3
 
 
+@pytest.mark.parametrize(
+    ("query", "expected"),
+    [
+        ("EZWB", "Re-Integratie 3e Spoor"),  # the first-year Ziektewet assessment of someone without an employer
+        ("ERD", "Re-Integratie 3e Spoor"),  # an employer that carries its own Ziektewet and WGA risk
+        ("CANS", "Bedrijfsfysiotherapie"),  # complaints of arm, neck and shoulder
+    ],
+)
+def test_it_answers_the_abbreviations_of_absence_practice(query, expected):
+    # Once no products at all; the set that judged "EZWB" does not vote.
+    names = [item.product.name for item in search_run(SearchRequest(query=query, held_out_source="judged_situations_fresh33")).recommendations]
+    assert expected in names[:3], names
+
+
 @pytest.mark.parametrize("query", ["rugklachten", "nekklachten", "angstklachten", "loonsanctie dreigt"])
 def test_it_matches_compounds_on_their_parts(query):
     outcome = search_run(SearchRequest(query=query))
