@@ -89,3 +89,15 @@ def test_it_reads_spit_as_low_back_pain_not_rush_hour(text, expected):
 )
 def test_it_counts_the_health_and_work_matters_a_text_names(text, entries):
     assert domain_entries_named(text) == entries
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("loopt leeg", True),  # exhausted, as a manager types it
+        ("ze zegt dat ze helemaal leeg loopt", False),  # only the phrase as written counts
+        ("komt niet uit bed, ziet overal tegenop", False),  # low mood, another entry
+    ],
+)
+def test_it_reads_running_empty_as_fatigue(text, expected):
+    assert any("vermoeidheid" in added for added in CATALOG_THESAURUS.additions(text)) == expected

@@ -71,9 +71,11 @@ PARTIAL_RETURN = re.compile(r"\b(gedeeltelijk\w*|deels|halve dagen|parttime|opbo
 # plural with much absence. The question is then about the team or the organisation, not about one absent
 # employee (a work-pressure analysis, team coaching); so are several incidents or reports. "Twee collega's
 # hebben ruzie, een van hen is ziek" is one absent employee.
+# Trades whose plural does not end like the ones above ("twee koks overspannen thuis").
+TRADE_PLURALS = r"koks|obers|juffen|elektriciens|caissi[eè]res|secretaresses|timmerlieden|agenten|artsen|coassistenten"
 GROUP_ABSENCE = re.compile(
     r"\b(?:twee|drie|vier|vijf|zes|\d+|meerdere|verschillende|steeds meer|een paar|enkele)\s+(?:\w+\s+)?"
-    r"(?:mensen|medewerkers|werknemers|mdw|mdws|collega's|\w{3,}(?:ers|eurs|ors|isten|kundigen|nten|krachten|enden))\b(?:(?!een van)[^.;?!]){0,40}?"
+    r"(?:mensen|medewerkers|werknemers|mdw|mdws|collega's|\w{3,}(?:ers|eurs|ors|isten|kundigen|nten|krachten|enden)|" + TRADE_PLURALS + r")\b(?:(?!een van)[^.;?!]){0,40}?"
     r"\b(?:ziek\w*|thuis|uitgevallen|verzuim\w*|overspannen)"
     r"|\bde (?:tweede|derde|vierde|vijfde|zoveelste)\b[^.;?!]{0,20}?\b(?:dit jaar|binnen|in korte tijd|op rij)"
     r"|\b(?:zitten|zijn|waren|vielen)\s+er\s+(?:al\s+|nu\s+|inmiddels\s+)?(?:\d+|twee|drie|vier|vijf)\s+(?:thuis|ziek\w*|uitgevallen|uit)\b"

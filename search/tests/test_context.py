@@ -202,6 +202,9 @@ INTENTS = [
     # absence as a group's picture: whose absence, and how long, is not one person's
     ("Twee mensen zitten inmiddels thuis met spanningsklachten sinds het team in kampen uiteenviel", None, "onbekend", False, False, ""),
     ("Weer een wijkverpleegkundige uit hetzelfde team overspannen thuis, de derde dit jaar", None, "onbekend", False, False, ""),
+    # a trade whose plural ends otherwise than "-ers" or "-isten"
+    ("Keuken al maanden onderbezet, twee koks overspannen thuis", None, "onbekend", False, False, ""),
+    ("Drie obers ziek gemeld na de kerstdrukte", None, "onbekend", False, False, ""),
 ]
 
 
