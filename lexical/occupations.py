@@ -18,7 +18,7 @@ _TRADE_HEAD = re.compile(
     r"|schoonmaakster|orderpicker|operator|magazijn|verkoper|verkoopster|beveilig|machinist|conducteur|bakker|slager|tegelzetter"
     r"|installateur|loodgieter|elektricien|instructeur|instructrice|trainer|developer|programmeur|consultant|planner|receptionist"
     r"|secretaresse|boekhouder|accountmanager|teamleider|leidinggevende|manager|directeur|eigenaar|bestuurder|pedagogisch|kinderopvang"
-    r"|glazenwasser|vrachtwagen|heftruck|koerier|bezorger)\w*$"
+    r"|glazenwasser|vrachtwagen|heftruck|koerier|bezorger|vakkenvuller)\w*$"
 )
 _TRADE_WORD = re.compile(r"(?:mdw|juf|kok|koks|ober|obers|agent|agenten|tester|testers)$")
 # Trades that end like one but are the professionals of the interventions themselves.

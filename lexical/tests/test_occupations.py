@@ -14,6 +14,7 @@ from lexical.occupations import is_trade
         ("vrachtwagenchauffeur", True),
         ("mdw", True),
         ("kok", True),
+        ("vakkenvullers", True),
         ("oktober", False),  # a short head only as a whole word
         ("arbeidsdeskundige", False),  # the professionals of the interventions count fully
         ("bedrijfsarts", False),

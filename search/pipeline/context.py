@@ -55,7 +55,7 @@ MAX_ABSENCE_WEEKS = 156
 # Fully back at work after an absence ("sinds 3 weken weer volledig aan het werk", "werkt sinds kort weer
 # volledig", "is na negen maanden verzuim weer volledig aan het werk"): the absence it names is over; the question is about staying at work.
 BACK_AT_WORK = re.compile(
-    r"\b(?:is|zijn|sinds\b[^.;?!]{0,15}?|inmiddels|nu|alweer|(?:is|zijn)\s+na\b[^.;?!]{0,50}?)\s+(?:weer|terug)\s+(?:volledig\s+|helemaal\s+|fulltime\s+|voltijds?\s+|100\s?%\s+|voor (?:de )?volle? 100\s?%\s+)?(?:aan het werk|aan 't werk|op het werk)\b"
+    r"\b(?:is|zijn|sinds\b[^.;?!]{0,15}?|inmiddels|nu(?:\s+(?:al\s+)?\w+\s+(?:dagen|weken|wkn|wk|maanden|maand|mnd))?|alweer|(?:is|zijn)\s+na\b[^.;?!]{0,50}?)\s+(?:weer|terug)\s+(?:volledig\s+|helemaal\s+|fulltime\s+|voltijds?\s+|100\s?%\s+|voor (?:de )?volle? 100\s?%\s+)?(?:aan het werk|aan 't werk|op het werk)\b"
     r"|\bwerkt\b[^.;?!]{0,50}?\bweer\s+(?:volledig|helemaal|fulltime|voltijds?|al zijn uren|al haar uren|100\s?%)|\b(?:hersteld|beter)\s*gemeld\b",
     re.IGNORECASE,
 )
@@ -133,7 +133,9 @@ FREQUENT_CUES = re.compile(
     r"\b(frequent\w*\s+(?:kort\s+)?(?:verzuim|ziek\w*|afwezig\w*)|(?<!niet )(?<!zelden )(?:vaak|vaker|regelmatig|telkens|steeds weer) (?:\w+ ){0,3}?ziek\w*"
     r"|(?:tweede|derde|vierde|vijfde|zesde|zoveelste|\d+e) keer (?:\w+ ){0,4}?ziek\w*|\w+ keer per (?:maand|kwartaal|jaar) ziek\w*"
     r"|(?:drie|vier|vijf|zes|zeven|acht|negen|tien|[3-9]|\d{2}) keer (?:\w+ ){0,3}?ziek\w*"
-    r"|steeds (?:weer )?ziek\w*|veel kort verzuim|(?:vaak|regelmatig) kort verzuim\w*|vaak afwezig)\b",
+    r"|steeds (?:weer )?ziek\w*|veel kort verzuim|(?:vaak|regelmatig) kort verzuim\w*|vaak afwezig"
+    # "alweer 5e ziekmelding dit jaar", "steeds op maandag": the count or the weekday makes the pattern
+    r"|(?:tweede|derde|vierde|vijfde|zesde|zevende|zoveelste|\d+e)\s+(?:ziekmelding|verzuimmelding)\w*|(?:steeds|vaak|telkens|elke|iedere)\s+(?:op\s+)?(?:maandag|vrijdag)(?:en)?)\b",
     re.IGNORECASE,
 )
 # Relapse, the fear of it, or being back at work after an absence: what relapse prevention is for.

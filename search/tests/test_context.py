@@ -194,6 +194,10 @@ INTENTS = [
     ("Tijdelijk contract loopt over drie weken af, ze is al 4 maanden ziek", 17.38, "verzuim", False, False, ""),
     ("Ze is op en heeft zich twee weken geleden ziek gemeld", 2.0, "verzuim", False, False, ""),
     # many short absences are a pattern, not one absence now; with a duration they are both
+    ("vakkenvuller alweer 5e ziekmelding dit jaar, steeds op maandag", None, "onbekend", False, False, "frequent"),
+    ("meldt zich vaak op maandag af", None, "onbekend", False, False, "frequent"),
+    # back at work for a while: the absence named before is over
+    ("was vorig jaar 8 mnd uit met burnout, nu 3 mnd weer volledig aan het werk", None, "aan het werk", False, False, "terugval"),
     ("vaak ziek en nu al 2 weken thuis", 2.0, "verzuim", False, False, "frequent"),
     # a track for long absence dates it
     ("2e spoor opstarten, eigen werk zit er niet meer in", 52.0, "verzuim", False, False, ""),
