@@ -391,6 +391,26 @@ def test_it_answers_a_question_asked_like_an_unanswerable_one_only_in_the_laws_o
     assert retrieval.answers_question is answers
 
 
+@pytest.mark.parametrize(
+    ("coverage", "words", "practice_terms", "unanswerable", "answers"),
+    [
+        (0.57, 4, 1, 0.0, True),  # "bedrijfsarts verplicht kleine garage": a practice term, most words in Arbowet 14
+        (0.62, 4, 1, 0.54, True),  # "nachtdienst ploegen max uren", though asked a little like "ploegentoeslag nachtdienst"
+        (0.57, 4, 0, 0.0, False),  # no practice term: "banden wisselen" shares as many words with some article
+        (0.45, 4, 1, 0.0, False),  # too few of its words in one passage
+        (0.57, 9, 1, 0.0, False),  # a longer question has the meaning to be judged on
+    ],
+)
+def test_it_answers_a_few_words_in_practice_terms(settings, coverage, words, practice_terms, unanswerable, answers):
+    settings.ANSWER_MIN_COVERAGE, settings.ANSWER_MIN_SIMILARITY = 0.8, 0.24
+    passage = CitedChunk(1, "Arbeidsomstandighedenwet", "Arbowet", "Artikel 14", "", 0.2, "bedrijfsarts", "14", False)
+    retrieval = PassageRetrieval(
+        passages=[passage], best_coverage=coverage, best_similarity=0.2, closeness=QuestionCloseness(answered=0.44, unanswerable=unanswerable),
+        question_words=words, practice_terms=practice_terms,
+    )
+    assert retrieval.answers_question is answers
+
+
 @pytest.mark.django_db
 def test_it_abstains_when_the_closest_judged_question_is_one_the_corpus_cannot_answer(fresh_precedent_index):
     question = "Hoe lang mag een werknemer met rugklachten achter elkaar tillen?"
