@@ -61,7 +61,9 @@ def test_it_only_adds_words_the_six_regulations_use():
     ("bijtelling leaseauto", "belastingen en vergoedingen"),
     ("Wanneer gaat mijn AOW in?", "sociale zekerheid en pensioen"),
     ("Geldt de no-riskpolis voor een werknemer met een arbeidshandicap die uitvalt?", "sociale zekerheid en pensioen"),
-    ("Mag de werknemer op grond van de WGBO vernietiging van zijn medisch dossier eisen?", "privacy buiten de verzuimbegeleiding"),
+    ("Mag de werknemer op grond van de WGBO vernietiging van zijn medisch dossier eisen?", "zorg voor patiënten en cliënten (BIG, WGBO, Wkkgz, Wet zorg en dwang)"),
+    ("Wat moet een verpleegkundige doen om haar BIG-registratie te behouden?", "zorg voor patiënten en cliënten (BIG, WGBO, Wkkgz, Wet zorg en dwang)"),
+    ("ORT-toeslag nachtdienst cao ziekenhuizen", "loon en toeslagen"),
 ])
 def test_it_names_the_subjects_the_corpus_does_not_cover(question, topic):
     assert topic in [named for named, _ in outside_topics_named(question)]
