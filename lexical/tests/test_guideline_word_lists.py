@@ -24,6 +24,8 @@ BRIDGES = [
     ("Wanneer moet de probleemanalyse klaar zijn?", "oordeel"),
     ("Hoe vaak moeten de hijsstroppen gekeurd worden?", "hefgereedschap"),
     ("Hoe lang mogen mensen in het koelhuis werken?", "temperatuur"),
+    ("werktijden bijhouden verplicht", "deugdelijke"),
+    ("Moet ik overstappen op minder agressieve schoonmaakmiddelen?", "arbeidshygiënische"),
 ]
 
 
