@@ -3,8 +3,8 @@
 A judged situation is found by the character n-grams of its words (search.pipeline.precedents), and
 a trade is a rare word: "hitte dakdekkers" and "meniscus operatie dakdekker" shared most weight with
 "2e spoor dakdekker", whose vote then put the second track first, and "kapster belt af, komt niet uit
-bed" followed the hairdressers with a tennis elbow. Who someone is matters less than what is the
-matter, so these words count for less there. The professionals the interventions are about (the
+bed" followed the hairdressers with a tennis elbow. Who someone is, and where they work ("klantenservice",
+"distributiecentrum"), matters less than what is the matter, so these words count for less there. The professionals the interventions are about (the
 company doctor, the labour expert, the psychologist) are not trades in this sense and count fully.
 """
 
@@ -20,6 +20,8 @@ _TRADE_HEAD = re.compile(
     r"|secretaresse|boekhouder|accountmanager|teamleider|leidinggevende|manager|directeur|eigenaar|bestuurder|pedagogisch|kinderopvang"
     r"|glazenwasser|vrachtwagen|heftruck|koerier|bezorger|vakkenvuller)\w*$"
 )
+# Where someone works, which says as little about what is the matter ("klantenservice", "distributiecentrum").
+_WORKPLACE = re.compile(r"(?:klantenservice|servicedesk|helpdesk|callcenter|klantcontact\w*|distributiecentrum|fulfilmentcent\w*|\w*balie)$")
 _TRADE_WORD = re.compile(r"(?:mdw|juf|kok|koks|ober|obers|agent|agenten|tester|testers)$")
 # Trades that end like one but are the professionals of the interventions themselves.
 _PROFESSIONALS = frozenset({"arbeidsdeskundige", "bedrijfsarts", "casemanager", "vertrouwenspersoon"})
@@ -27,4 +29,4 @@ _PROFESSIONALS = frozenset({"arbeidsdeskundige", "bedrijfsarts", "casemanager", 
 
 def is_trade(word: str) -> bool:
     """Whether a lower-case word names a trade or position rather than what is the matter."""
-    return word not in _PROFESSIONALS and bool(_TRADE_WORD.match(word) or _TRADE_HEAD.search(word))
+    return word not in _PROFESSIONALS and bool(_TRADE_WORD.match(word) or _TRADE_HEAD.search(word) or _WORKPLACE.match(word))

@@ -15,6 +15,8 @@ from lexical.occupations import is_trade
         ("mdw", True),
         ("kok", True),
         ("vakkenvullers", True),
+        ("klantenservice", True),  # where someone works says as little
+        ("publieksbalie", True),
         ("oktober", False),  # a short head only as a whole word
         ("arbeidsdeskundige", False),  # the professionals of the interventions count fully
         ("bedrijfsarts", False),

@@ -63,6 +63,22 @@ def test_it_finds_the_judged_situation_that_shares_the_words_parts(query, closes
     assert max(similarities, key=similarities.get) == closest
 
 
+@pytest.mark.parametrize(("exponent", "closest"), [(0.0, "directeur overbelast"), (0.2, "zorgt voor dementerende vader")])
+def test_it_lets_a_short_judged_text_count_for_less_against_a_longer_question(exponent, closest):
+    """Two words make one shared word nearly a short text's whole vector; its cosine is scaled by its share of the words."""
+    rows = [
+        _Row("a", "directeur overbelast", ((1, 2),)),
+        _Row("b", "zorgt voor dementerende vader", ((2, 2),)),
+        *ROWS,
+    ]
+    index = PrecedentIndex(rows, shorter_text_exponent=exponent)
+    scores = index.similarities("Medewerker heeft een vader die dementeert en raakt overbelast")
+    assert rows[max(scores, key=scores.get)].text == closest
+    # a question no longer than the judged text keeps its plain cosine
+    plain = PrecedentIndex(rows, shorter_text_exponent=0.0)
+    assert index.similarities("directeur overbelast")[0] == pytest.approx(plain.similarities("directeur overbelast")[0])
+
+
 @pytest.mark.parametrize(("trade_weight", "closest"), [(1.0, "2e spoor dakdekker"), (0.5, "hitte op het dak, zonnesteek bij collega's")])
 def test_it_weighs_what_is_the_matter_over_who_someone_is(trade_weight, closest):
     rows = [_Row("a", "2e spoor dakdekker", ((1, 2),)), _Row("b", "hitte op het dak, zonnesteek bij collega's", ((2, 2),))]
