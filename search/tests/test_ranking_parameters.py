@@ -14,12 +14,14 @@ from search.pipeline.ranking.criteria import (
     feasibility_score,
     fit_score,
     impact_saturated,
+    past_window,
     phase_suitability,
+    rank_criteria,
 )
 from search.pipeline.ranking.parameters import DEFAULT
 from search.pipeline.ranking.signals import guideline_strength, topical_scores
 from search.pipeline.retrieval import Candidate
-from search.pipeline.types import CitedChunk
+from search.pipeline.types import CitedChunk, Scored
 
 
 def _product(**fields) -> Product:
@@ -69,6 +71,30 @@ def test_it_scores_phase_suitability(product, context, expected):
     score, why = phase_suitability(_product(**product), _context(**context))
     assert score == pytest.approx(expected)
     assert isinstance(why, str)
+
+
+@pytest.mark.parametrize(("product", "context", "expected"), [
+    ({"absence_weeks_max": 6}, {"absence_weeks": 10.0, "absence_status": "verzuim"}, True),  # an early consult at 10 weeks
+    ({"absence_weeks_max": 6}, {"absence_weeks": 4.0, "absence_status": "verzuim"}, False),
+    ({"absence_weeks_max": 6}, {"absence_status": "verzuim"}, False),  # how long is not known
+    ({"absence_weeks_max": None}, ABSENT_26, False),
+    ({"absence_weeks_max": 0}, ABSENT_26, False),  # for people at work: phase suitability deals with that
+])
+def test_it_tells_when_the_absence_has_run_past_the_products_window(product, context, expected):
+    assert past_window(_product(**product), _context(**context)) is expected
+
+
+@pytest.mark.parametrize(("weeks", "carries"), [(10.0, False), (4.0, True)])
+def test_it_carries_the_judged_situations_vote_for_a_product_only_within_its_window(weeks, carries):
+    """Votes for an early consult come from situations without a duration; judges who knew it was past the window kept it out."""
+    context = _context(absence_weeks=weeks, absence_status="verzuim")
+
+    def impact(precedent: float) -> float:
+        item = Scored(product=_product(name="Vroegconsult", absence_weeks_min=None, absence_weeks_max=6), similarity=0.3, topical=0.3, precedent=precedent)
+        return rank_criteria([item], context, {})[0].scores["impact"]
+
+    assert (impact(1.0) > impact(0.0)) is carries
+    assert impact(-1.0) < impact(0.0)  # a vote against always counts
 
 
 @pytest.mark.parametrize(("product", "context", "expected"), [

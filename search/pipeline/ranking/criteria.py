@@ -27,6 +27,12 @@ GENERIC_ROLE_TAGS = {"alle functies", "alle sectoren"}
 PRECEDENT_MENTION = 0.25  # the reasoning names a similar judged situation from this vote on (a quarter "ideal")
 
 
+def past_window(product: Product, context: SituationContext) -> bool:
+    """Whether the absence, of known length, has run past the last week the product is meant for."""
+    high = product.absence_weeks_max
+    return context.is_absent and context.absence_weeks is not None and bool(high) and context.absence_weeks > high
+
+
 def phase_suitability(product: Product, context: SituationContext, p: RankingParameters = DEFAULT) -> tuple[float, str]:
     """0..1 for how well the product's absence window and phase suit the situation, with the Dutch why."""
     weeks = context.absence_weeks
@@ -162,9 +168,13 @@ def rank_criteria(
         reach = floor + (1 - floor) * audience_fit(product, context, p)
         timing = p.impact_suitability_floor + (1 - p.impact_suitability_floor) * suitability
         # The judged situations chose a product for situations where it had not been tried yet: where it
-        # has, their vote for it does not carry over (their vote against it does).
+        # has, their vote for it does not carry over (their vote against it does). Nor does it past the
+        # product's window at a known absence: the votes then come from situations without a duration
+        # ("kok overspannen"), while judges who knew the absence was past the window chose such a product 3
+        # times and kept it out of their top 3 240 times (the early consults at 10 weeks and later).
         repeats = repeats_tried(product.name, context.tried_interventions)
-        vote = item.precedent if suitability > p.precedent_min_suitability and not repeats else min(item.precedent, 0.0)
+        carries = suitability > p.precedent_min_suitability and not repeats and not past_window(product, context)
+        vote = item.precedent if carries else min(item.precedent, 0.0)
         addresses = item.topical + p.precedent_weight * vote
         mismatches = (
             audience_mismatch(product, context, p)
