@@ -41,7 +41,7 @@ def phase_suitability(product: Product, context: SituationContext, p: RankingPar
     if context.is_absent and weeks is not None:
         if only_at_work:
             return p.at_work_product_when_absent, f"bedoeld voor medewerkers die nog werken, niet bij {format_weeks(weeks)} verzuim"
-        if high is not None and weeks > high:
+        if past_window(product, context):
             overshoot = (weeks - high) / max(high, p.past_window_min_weeks)
             return max(p.past_window_floor, p.past_window_start - p.past_window_slope * overshoot), f"vooral zinvol tot {format_weeks(high)} verzuim"
         if low is not None and weeks < low:
