@@ -59,6 +59,13 @@ BACK_AT_WORK = re.compile(
     r"|\bwerkt\b[^.;?!]{0,50}?\bweer\s+(?:volledig|helemaal|fulltime|voltijds?|al zijn uren|al haar uren|100\s?%)|\b(?:hersteld|beter)\s*gemeld\b",
     re.IGNORECASE,
 )
+# "Hij is niet ziek, maar zegt dat hij het nog hooguit twee jaar volhoudt": an absence word said to be absent
+# does not make the duration beside it an absence.
+NEGATED_ABSENCE = re.compile(
+    r"\b(?:(?:is|zijn|was|nog|ook|helemaal|echt)\s+)*(?:niet|nooit|geen|niemand)\s+(?:(?:is|zijn|meer|nog|echt|ook)\s+)*"
+    r"(?:ziek(?:gemeld|te|melding\w*)?|verzuim\w*|ziekteverzuim|uitgevallen|uitval)\b",
+    re.IGNORECASE,
+)
 # A relative's illness is not the employee's absence: "zieke partner", "zijn vrouw is ernstig ziek".
 RELATIVE_ILLNESS = re.compile(
     rf"\b(?:(?:ernstig|terminaal|chronisch|ongeneeslijk)\s+)?zieke\s+(?:\w+\s+)?{RELATIVES}\b"
@@ -320,7 +327,9 @@ def _absence_duration(text: str) -> float | None:
             continue
         if NOT_ABSENCE_AFTER.search(text[match.end() : match.end() + 20]):
             continue
-        window = text[max(0, match.start() - 45) : match.end() + 45]
+        if NEGATED_ABSENCE.match(text, match.end() + 1):
+            continue  # "twee jaar geen verzuim gehad"
+        window = NEGATED_ABSENCE.sub(" ", text[max(0, match.start() - 45) : match.end() + 45])
         if not ABSENCE_CUES.search(window):
             continue
         weeks = _weeks(match.group("number"), match.group("unit"))
@@ -328,7 +337,7 @@ def _absence_duration(text: str) -> float | None:
             continue
         return weeks
     half_year = _HALF_YEAR.search(text)
-    if half_year and ABSENCE_CUES.search(text[max(0, half_year.start() - 45) : half_year.end() + 45]):
+    if half_year and ABSENCE_CUES.search(NEGATED_ABSENCE.sub(" ", text[max(0, half_year.start() - 45) : half_year.end() + 45])):
         return 26.0
     return None
 
@@ -408,7 +417,8 @@ def context_extract(text: str, *, role: str = "", sector: str = "", duration: st
     organisation_absence = bool(ORGANISATION_ABSENCE.search(text))
     group_absence = bool(GROUP_ABSENCE.search(text))
     back_at_work = bool(BACK_AT_WORK.search(present)) and not PARTIAL_RETURN.search(text)
-    absence_text = RELATIVE_ILLNESS.sub(" ", ORGANISATION_ABSENCE.sub(" ", PREVENTING_ABSENCE.sub(" ", text)))
+    with_negations = RELATIVE_ILLNESS.sub(" ", ORGANISATION_ABSENCE.sub(" ", PREVENTING_ABSENCE.sub(" ", text)))
+    absence_text = NEGATED_ABSENCE.sub(" ", with_negations)
     if FREQUENT_CUES.search(text):
         context.absence_pattern = "frequent"
     elif RELAPSE_CUES.search(present):
@@ -420,7 +430,7 @@ def context_extract(text: str, *, role: str = "", sector: str = "", duration: st
     context.occasions = occasions_named(text)
     weeks = parse_duration_field(duration) if duration else None
     if weeks is None:
-        weeks = _absence_duration(absence_text)
+        weeks = _absence_duration(with_negations)
     if weeks is None:
         milestone = next((milestone for cue, milestone in MILESTONE_WEEKS if cue.search(absence_text)), None)
         # A stated week and a milestone: the later one ("2e spoor pas in wk 70 gestart", now a sanction).

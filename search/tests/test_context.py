@@ -58,6 +58,10 @@ DURATIONS = [
     ("Zijn vrouw is ernstig ziek en hij zorgt voor de kinderen", None, "onbekend", False),
     ("pedagogisch medewerker is 7 weken zwanger en werkt met zieke kindjes", None, "onbekend", False),
     ("Haar moeder is ziek en zij is nu zelf 3 weken ziek", 3.0, "verzuim", False),
+    # An absence word said to be absent does not make a duration beside it an absence.
+    ("Stukadoor van 56. Hij is niet ziek, maar zegt dat hij het nog hooguit twee jaar volhoudt", None, "aan het werk", False),
+    ("Verkoopster met MS werkt hier 3 jaar, is niet ziek gemeld, maar sneller moe", None, "aan het werk", False),
+    ("Twee jaar geen verzuim gehad, nu sinds 3 weken ziek met rugklachten", 3.0, "verzuim", False),
 ]
 
 

@@ -9,6 +9,7 @@ from search.pipeline.run import search_run
 
 PREGNANCY, ACCIDENT, LANGUAGE = "een zwangerschap", "een ongeval of incident", "een taalbarrière"
 MENOPAUSE, LIABLE_PARTY, LOSS, CARER = "de overgang", "een ander die de schade veroorzaakte", "een overlijden of verlies", "zorg voor een naaste"
+MONEY = "geldzorgen of schulden"
 
 
 @pytest.mark.parametrize(
@@ -47,7 +48,13 @@ MENOPAUSE, LIABLE_PARTY, LOSS, CARER = "de overgang", "een ander die de schade v
         ("Consulent is overspannen; thuis heeft haar partner net de diagnose kanker gekregen", [CARER]),
         ("Verpleegkundige, een vrouw van 45 met de diagnose borstkanker", []),  # the employee herself, no possessive
         ("Jaarcontract van een zieke schoonmaker loopt over 3 weken af", []),  # a cleaner, not a relative by marriage
-        ("Medewerker is voor de derde keer dit jaar ziek en heeft schulden", []),
+        ("Medewerker is voor de derde keer dit jaar ziek en heeft schulden", [MONEY]),
+        ("Er is loonbeslag gelegd en de deurwaarder staat op de stoep", [MONEY]),
+        ("Uitvoerder zit midden in een vechtscheiding en de financiën zijn een puinhoop", [MONEY]),
+        ("Chauffeur heeft een gokverslaving", [MONEY]),
+        ("Teamleider bij financiën vergeet afspraken en slaapt slecht", []),  # a department, not money troubles
+        ("Onze financieel directeur werkt weken van zeventig uur", []),
+        ("Dezelfde regels gelden voor iedereen, ook als het geld kost", [MONEY]),
         ("Vertrouwen in de leidinggevende is weg na een conflict", []),
     ],
 )
@@ -67,6 +74,8 @@ def test_it_reads_the_occasions_a_situation_names(text, occasions):
         ("Rouwbegeleiding", "Jongerenwerker met schulden door gokken slaapt slecht", True),
         ("Vertrouwenspersoon", "Medewerker voelt zich gepest door een collega", False),  # "rouw" only where a name starts with it
         ("Regres", "schulden", True),
+        ("Hulp bij financiële problemen", "drankprobleem", True),  # 30 top-3 places without money troubles, none chosen
+        ("Hulp bij financiële problemen", "Medewerker heeft schulden en slaapt slecht", False),
         ("Mantelzorgondersteuning", "Medewerker zorgt voor haar vader met dementie", False),
         ("Slaapcoaching", "Medewerker met rugklachten door tillen", False),  # a product for no occasion never misses one
     ],
