@@ -66,6 +66,8 @@ def test_it_only_adds_words_the_six_regulations_use():
     ("Mag de werknemer op grond van de WGBO vernietiging van zijn medisch dossier eisen?", "zorg voor patiënten en cliënten (BIG, WGBO, Wkkgz, Wet zorg en dwang)"),
     ("Wat moet een verpleegkundige doen om haar BIG-registratie te behouden?", "zorg voor patiënten en cliënten (BIG, WGBO, Wkkgz, Wet zorg en dwang)"),
     ("ORT-toeslag nachtdienst cao ziekenhuizen", "loon en toeslagen"),
+    ("Krijg ik op mijn nulurencontract minimaal drie uur betaald als ik na een uur naar huis word gestuurd?", "arbeidsovereenkomst en ontslag"),
+    ("Hoeveel mag ik naast mijn studie bijverdienen zonder dat mijn studiefinanciering in gevaar komt?", "sociale zekerheid en pensioen"),
 ])
 def test_it_names_the_subjects_the_corpus_does_not_cover(question, topic):
     assert topic in [named for named, _ in outside_topics_named(question)]
