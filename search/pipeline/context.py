@@ -145,6 +145,8 @@ FREQUENT_CUES = re.compile(
     r"|(?:tweede|derde|vierde|vijfde|zesde|zevende|zoveelste|\d+e)\s+(?:ziekmelding|verzuimmelding)\w*|(?:steeds|vaak|telkens|elke|iedere)\s+(?:op\s+)?(?:maandag|vrijdag)(?:en)?)\b",
     re.IGNORECASE,
 )
+# With many short absences a duration of days is the length of each spell ("steeds een of twee dagen").
+FREQUENT_SPELL_WEEKS = 1.0
 # Relapse, the fear of it, or being back at work after an absence: what relapse prevention is for.
 RELAPSE_CUES = re.compile(
     r"\b(terugval\w*|teruggevallen|valt terug|weer uitgevallen|opnieuw uitgevallen|(?:weer|opnieuw) uit te vallen|recidief|herhaling"
@@ -450,8 +452,9 @@ def context_extract(text: str, *, role: str = "", sector: str = "", duration: st
     # A talk about the pattern, the company doctor's consultation hour or a manager's training fit, not a home visit.
     if group_absence and not duration:
         context.absence_weeks = None
-    elif frequent and weeks is None:
-        pass
+    elif frequent and (weeks is None or (weeks < FREQUENT_SPELL_WEEKS and not duration)):
+        # "Zes keer ziek gemeld, steeds een of twee dagen": the days are each spell's, not an absence now.
+        context.absence_weeks = None
     elif working and weeks is None:
         context.absence_status = "aan het werk"
     elif weeks is not None or (ABSENCE_CUES.search(absence_text) and not working):

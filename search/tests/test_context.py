@@ -171,7 +171,9 @@ INTENTS = [
     ("stijgend psychisch verzuim in alle vestigingen", None, "onbekend", False, False, ""),
     ("verzuim 8%, geen protocol", None, "onbekend", False, False, ""),
     # frequent absence in everyday words, and its negation
-    ("meldt zich de laatste maanden vaak een dag ziek", 0.14, "verzuim", False, False, "frequent"),
+    # with many short absences, a duration of days is each spell's, not an absence now
+    ("meldt zich de laatste maanden vaak een dag ziek", None, "onbekend", False, False, "frequent"),
+    ("heeft zich dit jaar al zes keer ziek gemeld, steeds een of twee dagen en vaak op maandag", None, "onbekend", False, False, "frequent"),
     ("is regelmatig op maandag ziek", None, "onbekend", False, False, "frequent"),
     ("Ze is niet vaak ziek geweest, maar nu al een week", 1.0, "verzuim", False, False, ""),
     ("meldt zich voor de vierde keer dit kwartaal ziek", None, "onbekend", False, False, "frequent"),
