@@ -53,7 +53,9 @@ OCCASIONS: tuple[tuple[re.Pattern, str, re.Pattern], ...] = tuple(
         (
             r"overgang",
             "de overgang",
-            r"overgang\w*|menopau\w*|perimenopau\w*|opvlieger\w*|nachtzwe\w*|hormo\w*|climacteri\w*|cyclus\w*|menstrua\w*|\bongesteld\w*",
+            # Night sweats in everyday words ("ligt 's nachts te zweten", "wordt drijfnat wakker"), and PMS.
+            r"overgang\w*|menopau\w*|perimenopau\w*|opvlieger\w*|nachtzwe\w*|hormo\w*|climacteri\w*|cyclus\w*|menstrua\w*|\bongesteld\w*"
+            r"|\bzweet\w*|\bzweten\b|drijfnat|\bpms\b",
         ),
         (
             r"^regres$",
