@@ -1,4 +1,4 @@
-"""WSGI entry point for gunicorn; loads the embedding model before the first request (embeddings.warmup)."""
+"""WSGI entry point for gunicorn; loads the embedding model and the spelling word lists before the first request."""
 
 import os
 
@@ -8,5 +8,7 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "evi_site.settings")
 application = get_wsgi_application()
 
 from embeddings.warmup import encoder_warm  # noqa: E402  (needs the settings configured above)
+from lexical.typos import word_lists_warm  # noqa: E402
 
 encoder_warm()
+word_lists_warm()

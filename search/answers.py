@@ -17,6 +17,7 @@ from django.conf import settings
 
 from lexical.terms import prefix_stems
 from lexical.thesaurus import expand_for_lexical, legal_expansion_terms
+from lexical.typos import typo_corrections, typos_corrected
 from search.pipeline.llm_client import LLMError, chat_stream, llm_configured
 from search.pipeline.passages import passages_retrieve
 from search.pipeline.request import validate_query
@@ -42,6 +43,7 @@ class Answer:
     fallback_reason: str = ""
     documents_considered: list[dict] = field(default_factory=list)
     timings_ms: dict[str, float] = field(default_factory=dict)
+    spelling: dict[str, str] = field(default_factory=dict)  # typed word -> the word searched (lexical.typos)
 
 
 def _stems(text: str) -> set[str]:
@@ -101,15 +103,19 @@ def guideline_answer_stream(question: str, *, generate: bool | None = None, held
     point at a passage it cites, or it is the extractive answer when the LLM failed on the way.
     """
     started = time.perf_counter()
-    question = validate_query(question)
+    typed = validate_query(question)
+    corrections = typo_corrections(typed)
+    question = typos_corrected(typed, corrections)  # what is searched: "zwnager" is "zwanger"
     retrieval = passages_retrieve(question, held_out_source=held_out_source)
     retrieved_ms = round((time.perf_counter() - started) * 1000, 2)
     relevant = retrieval.best(PASSAGES) if retrieval.answers_question else []
     considered = retrieval.documents_considered
     if not relevant:
-        answer = Answer(question, NO_ANSWER, [], documents_considered=considered, timings_ms={"retrieve": retrieved_ms, "total": retrieved_ms})
+        answer = Answer(
+            typed, NO_ANSWER, [], documents_considered=considered, timings_ms={"retrieve": retrieved_ms, "total": retrieved_ms}, spelling=corrections
+        )
         return iter([AnswerPiece(NO_ANSWER), answer])
-    answer = Answer(question, extractive_answer(question, relevant[:CITED]), relevant[:CITED], documents_considered=considered)
+    answer = Answer(typed, extractive_answer(question, relevant[:CITED]), relevant[:CITED], documents_considered=considered, spelling=corrections)
     wants_generation = llm_configured() if generate is None else generate
     pieces = _generated(answer, relevant) if wants_generation and llm_configured() else _extractive_pieces(answer)
     return _timed(pieces, answer, started, retrieved_ms)

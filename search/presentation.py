@@ -72,6 +72,7 @@ class Results:
     workplace: list[Card] = field(default_factory=list)
     fallback_guidelines: list[CitedChunk] = field(default_factory=list)
     timings: list[tuple[str, float]] = field(default_factory=list)
+    spelling: dict[str, str] = field(default_factory=dict)  # typed word -> the word searched
 
 
 @dataclass(frozen=True)
@@ -108,6 +109,7 @@ def results_build(*, log: SearchLog, outcome: SearchOutcome | None = None) -> Re
         workplace=workplace,
         fallback_guidelines=list(outcome.fallback_guidelines) if outcome else [],
         timings=[(label, log.timings_ms[key]) for key, label in _TIMINGS if key in (log.timings_ms or {})],
+        spelling=dict((log.retrieval or {}).get("spelling") or {}),
     )
 
 

@@ -130,5 +130,6 @@ def answer_json(answer) -> dict:
         "fallback_reason": answer.fallback_reason,
         "citations": [citation_json(c, with_quote=True) for c in answer.citations],
         "documents_considered": answer.documents_considered,
+        "spelling": answer.spelling,
         "timings_ms": answer.timings_ms,
     }

@@ -11,6 +11,7 @@ from catalog.models import UNUSED_IN_PYTHON, Audience, Category, Product
 from embeddings.selectors import query_embedding
 from lexical.terms import prefix_stems
 from lexical.thesaurus import abbreviations_spelled_out, expansion_terms
+from lexical.typos import typo_corrections, typos_corrected
 from search.pipeline.acceptance import acceptance_deviations, with_acceptance
 from search.pipeline.body_regions import on_other_body_regions
 from search.pipeline.budget import over_budget_note, within_budget
@@ -84,7 +85,9 @@ def search_run(request: SearchRequest, *, params: RankingParameters | None = Non
     if params is None:
         active = active_ranking()
         version_id, params = active.version_id, active.params
-    query = scrub_names(validate_query(request.query), request.employee_name, request.company_name)
+    typed = scrub_names(validate_query(request.query), request.employee_name, request.company_name)
+    corrections = typo_corrections(typed)
+    query = typos_corrected(typed, corrections)  # what is searched: "zwnager" is "zwanger"
     timings: dict[str, float] = {}
 
     tick = time.perf_counter()
@@ -95,7 +98,7 @@ def search_run(request: SearchRequest, *, params: RankingParameters | None = Non
     embedding = query_embedding(abbreviations_spelled_out(query))
     timings["embed"] = _ms(tick)
 
-    outcome = SearchOutcome(query=query, mode=request.mode, context=context, ranking_version=version_id)
+    outcome = SearchOutcome(query=typed, mode=request.mode, context=context, ranking_version=version_id)
     tick = time.perf_counter()
     found = retrieve(
         query, embedding, mode=request.mode, multi_query=request.multi_query, occasions=context.occasions, held_out_source=request.held_out_source
@@ -104,6 +107,7 @@ def search_run(request: SearchRequest, *, params: RankingParameters | None = Non
     outcome.candidate_count, outcome.retrieval = found.candidate_count, found.retrieval
     outcome.expanded, outcome.hyde_used = found.retrieval["expanded"], found.retrieval["hyde_used"]
     outcome.canonical_count = len(candidates)
+    outcome.retrieval["spelling"] = corrections  # typed word -> the word searched, shown under the query
     timings["stage1"] = _ms(tick)
 
     tick = time.perf_counter()

@@ -177,6 +177,13 @@ def test_it_swaps_in_the_results_for_htmx(owner_client):
     assert "Voordelen voor de werkgever" in html
 
 
+def test_it_shows_which_misspelt_words_it_searched_as_what(owner_client):
+    response = owner_client.post(reverse("search:new"), {"situatie": "medewerkster is 20 weken zwnager en werkt nachtdiensten"}, **HTMX)
+    html = response.content.decode()
+    assert "Gezocht met verbeterde spelling" in html and '<span class="typed">zwnager</span> → <strong>zwanger</strong>' in html
+    assert "Zwangerschapsconsult werkplek" in html
+
+
 @pytest.mark.parametrize(
     ("situation", "message"),
     [
