@@ -176,7 +176,7 @@ ROLE_PATTERNS: tuple[tuple[str, str], ...] = (
         r"|(?<!de )(?<!andere )\bbestuurder|dga\b|ceo\b|cto\b|cfo\b|gemeentesecretaris|zaakvoerder",
     ),
     ("chauffeur", r"chauffeur|vrachtwagen|heftruck|buschauffeur|koerier|bezorger|taxichauffeur"),
-    ("zorgmedewerker", r"verpleegkundige|verzorgende|zorgmedewerker|verpleger|thuiszorg|ziekenhuis|arts|doktersassistent"),
+    ("zorgmedewerker", r"verpleegkundige|verzorgende|zorgmedewerker|verpleger|thuiszorg|ziekenhuis|arts\b|artsen\b|doktersassistent"),
     ("klantenservice", r"klantenservice|callcenter|klantcontact|servicedesk"),
     ("thuiswerker", r"thuiswerk\w*|vanuit huis|hybride werk"),
     ("kantoorfunctie", r"kantoor\w*|administratie\w*|beeldscherm\w*|laptop|computerwerk|boekhoud\w*"),
@@ -184,7 +184,8 @@ ROLE_PATTERNS: tuple[tuple[str, str], ...] = (
     ("fysiek zwaar werk", r"bouwvakker|stratenmaker|tillen|sjouwen|fysiek zwaar|zwaar werk|monteur|schoonmak\w*|timmerman|lasser|stukadoor|metselaar|dakdekker|hovenier|kapster|kapper"),
     ("docent", r"docent|leraar|lerares|leerkracht|onderwijzer"),
     ("winkelmedewerker", r"winkelmedewerk\w*|verkoopmedewerk\w*|verkoper|verkoopster|caissi[eè]re|kassamedewerk\w*|kassamdw|vakkenvull\w*"),
-    ("horecamedewerker", r"horecamedewerk\w*|kok|koks|ober|serveerster|barmedewerk\w*|barman|afwasser|spoelkeuken"),
+    # Short words whole: "koken" is no cook, "business" no bus.
+    ("horecamedewerker", r"horecamedewerk\w*|kok\b|koks\b|kokkin\w*|ober\b|obers\b|serveerster|barmedewerk\w*|barman|afwasser|spoelkeuken"),
 )
 SECTOR_PATTERNS: tuple[tuple[str, str], ...] = (
     # "de zorg", "zorginstelling", not "maakt zich zorgen" or "zorgt voor"
@@ -194,7 +195,7 @@ SECTOR_PATTERNS: tuple[tuple[str, str], ...] = (
         r"|ziekenhuis|verpleeg\w*|verzorgingshuis\w*|thuiszorg|ggz",
     ),
     ("logistiek", r"magazijn\w*|logistiek\w*|distributiecentrum|heftruck|orderpicker"),
-    ("transport", r"transport|chauffeur|bus|vrachtwagen|openbaar vervoer|koerier"),
+    ("transport", r"transport|chauffeur|\bbus(?!ines)\w*|vrachtwagen|openbaar vervoer|koerier"),
     ("bouw", r"bouw\w*|aannemer|installatie"),
     ("onderwijs", r"onderwijs|school|docent|leraar|leerkracht"),
     ("retail", r"winkel|retail|supermarkt|kassa|caissi[eè]re|vakkenvull\w*|verkoopster|verkoopmedewerk\w*"),
@@ -382,7 +383,7 @@ def _compound_aware(pattern: str) -> re.Pattern:
     inside a compound, so it needs no word boundary; a short one does. (A search for `\\w*stem` finds
     the same texts, but tries every start of every word: it was the costliest part of reading a context.)"""
     return re.compile(
-        "|".join(rf"(?:{alt})" if len(alt.replace("\\w*", "")) >= COMPOUND_STEM_MIN else rf"\b(?:{alt})" for alt in pattern.split("|")),
+        "|".join(rf"(?:{alt})" if len(alt.replace("\\w*", "").replace("\\b", "")) >= COMPOUND_STEM_MIN else rf"\b(?:{alt})" for alt in pattern.split("|")),
         re.IGNORECASE,
     )
 

@@ -106,6 +106,11 @@ ROLES = [
     # Worries are no sector: "maakt zich zorgen" is not "werkt in de zorg".
     ("Baliemedewerker gokt in elke pauze, iedereen maakt zich zorgen", "", "", "werknemer"),
     ("Ze werkt al twintig jaar in de zorg en is op", "", "zorg", "werknemer"),
+    # Short trade words whole: "koken" is no cook, "business" no bus; "bestelbus" names no transport sector.
+    ("Business controller kookt thuis en komt niet aan koken toe van de stress", "", "", "werknemer"),
+    ("Laborant is door een bestelbus aangereden", "", "", "onbekend"),
+    ("Buschauffeur met rugpijn", "chauffeur", "transport", "werknemer"),
+    ("Onze kok heeft brandwonden", "horecamedewerker", "horeca", "werknemer"),
 ]
 
 
