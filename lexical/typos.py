@@ -81,3 +81,10 @@ def typos_corrected(text: str, corrections: dict[str, str]) -> str:
         return text
     pattern = re.compile(r"\b(" + "|".join(re.escape(w) for w in sorted(corrections, key=len, reverse=True)) + r")\b", re.IGNORECASE)
     return pattern.sub(lambda m: corrections[m.group(1).lower()], text)
+
+
+def corrections_note(corrections: dict[str, str]) -> str:
+    """The Dutch line that tells the user what was searched instead of what was typed ("" without corrections)."""
+    if not corrections:
+        return ""
+    return "Gezocht met verbeterde spelling: " + ", ".join(f"{typed} → {meant}" for typed, meant in corrections.items())

@@ -2,6 +2,7 @@
 
 from django.utils import timezone
 
+from lexical.typos import corrections_note
 from search.presentation import Card, Names, Results
 
 
@@ -15,6 +16,8 @@ def search_markdown(results: Results, *, names: Names) -> str:
     ]
     if results.summary:
         lines.append(f"- Context: {results.summary}")
+    if results.spelling:
+        lines.append(f"- {corrections_note(results.spelling)}")
     lines += ["", f"## Werknemergerichte interventies voor {names.employee_label}", ""]
     if log.message:
         lines += [log.message, ""]

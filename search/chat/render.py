@@ -1,6 +1,7 @@
 """What the chat prints, as styled text fragments: cards with their citations and booking link,
 guideline sources, help, health and errors. The console decides whether the styles become colours."""
 
+from lexical.typos import corrections_note
 from search.chat.commands import COMMANDS
 from search.health import HealthReport
 from search.pipeline.links import display_link
@@ -65,6 +66,8 @@ def outcome_fragments(outcome: SearchOutcome) -> Fragments:
     total = outcome.timings_ms.get("total")
     timing = f" · {round(total)} ms" if total is not None else ""
     fragments: Fragments = [("class:zacht", f"Begrepen: {understood}{timing}\n")]
+    if spelling := corrections_note(outcome.retrieval.get("spelling") or {}):
+        fragments.append(("class:zacht", f"{spelling}\n"))
     if outcome.message:
         fragments.append(("class:melding", f"{outcome.message}\n"))
     for rank, item in enumerate(outcome.recommendations, start=1):
@@ -85,6 +88,8 @@ def outcome_fragments(outcome: SearchOutcome) -> Fragments:
 def answer_end_fragments(*, streamed: str, answer) -> Fragments:
     """After the streamed pieces: the fallback text when the final answer replaced them, then the sources."""
     fragments: Fragments = [("", "\n")]
+    if spelling := corrections_note(answer.spelling):
+        fragments.append(("class:zacht", f"{spelling}\n"))
     if answer.answer.strip() != streamed.strip():
         if answer.fallback_reason:
             fragments.append(("class:melding", f"\n{FALLBACK_NOTE}\n"))

@@ -258,6 +258,15 @@ def test_it_shows_the_message_and_the_guideline_passages_when_nothing_fits():
     assert "Wel gevonden in de richtlijnen:\n  [1] NVAB" in text
 
 
+def test_it_says_which_misspelt_words_it_searched_as_what():
+    outcome = SearchOutcome(
+        query="zwnager", mode="two-stage", context=SituationContext(), retrieval={"spelling": {"zwnager": "zwanger"}}, timings_ms={"total": 20.0},
+    )
+    assert "Gezocht met verbeterde spelling: zwnager → zwanger\n" in _text(render.outcome_fragments(outcome))
+    answer = Answer("zwnager nachtdienst", "Volgens de richtlijnen: …", [_citation()], spelling={"zwnager": "zwanger"})
+    assert "Gezocht met verbeterde spelling: zwnager → zwanger" in _text(render.answer_end_fragments(streamed="Volgens de richtlijnen: …", answer=answer))
+
+
 def test_it_shows_the_passages_when_the_summary_failed_mid_stream():
     answer = Answer("vraag", "Volgens de richtlijnen:\n\n[1] passage", [_citation(1), _citation(2)], fallback_reason="llm: timeout")
     text = _text(render.answer_end_fragments(streamed="Het plan van aan", answer=answer))

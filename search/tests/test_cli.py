@@ -55,6 +55,13 @@ def test_it_explains_bad_command_input_in_dutch(args, message):
         _run("recommend", *args)
 
 
+def test_it_says_in_its_text_which_misspelt_words_it_searched_as_what():
+    assert "Gezocht met verbeterde spelling: zwnager → zwanger" in _run("recommend", "medewerkster is zwnager en werkt nachtdiensten")
+    assert "Gezocht met verbeterde spelling: zwnager → zwanger" in _run("ask", "Mag een zwnager medewerkster nachtdiensten draaien?")
+    data = json.loads(_run("ask", "Mag een zwnager medewerkster nachtdiensten draaien?", "--json"))
+    assert data["spelling"] == {"zwnager": "zwanger"}
+
+
 def test_it_answers_a_guideline_question_as_json():
     data = json.loads(_run("ask", "Wat staat er over contact met de leidinggevende tijdens verzuim?", "--json"))
     assert data["answer"] and len(data["citations"]) >= 2

@@ -182,6 +182,10 @@ def test_it_shows_which_misspelt_words_it_searched_as_what(owner_client):
     html = response.content.decode()
     assert "Gezocht met verbeterde spelling" in html and '<span class="typed">zwnager</span> → <strong>zwanger</strong>' in html
     assert "Zwangerschapsconsult werkplek" in html
+    log = SearchLog.objects.latest("id")
+    assert log.query == "medewerkster is 20 weken zwnager en werkt nachtdiensten"  # stored as typed
+    markdown = owner_client.get(reverse("search:export_markdown", args=[log.id])).content.decode()
+    assert "- Gezocht met verbeterde spelling: zwnager → zwanger" in markdown
 
 
 @pytest.mark.parametrize(

@@ -4,6 +4,7 @@ import json
 
 from django.core.management.base import BaseCommand, CommandError
 
+from lexical.typos import corrections_note
 from search.answers import guideline_answer
 from search.pipeline.errors import SearchInputError
 from search.serializers import answer_json
@@ -25,6 +26,8 @@ class Command(BaseCommand):
         if options["json"]:
             self.stdout.write(json.dumps(data, ensure_ascii=False))
             return
+        if spelling := corrections_note(answer.spelling):
+            self.stdout.write(spelling)
         self.stdout.write(answer.answer + "\n")
         for number, citation in enumerate(data["citations"], start=1):
             self.stdout.write(f"[{number}] {citation['document_title']} — {citation['section']} (passage {citation['chunk_id']})")

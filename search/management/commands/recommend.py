@@ -7,6 +7,7 @@ from pathlib import Path
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
+from lexical.typos import corrections_note
 from search.pipeline.errors import SearchInputError
 from search.pipeline.request import MODES, SearchRequest
 from search.serializers import outcome_json
@@ -58,6 +59,8 @@ def _read_queries(path: Path) -> list[tuple[object, str]]:
 
 def _as_text(data: dict) -> str:
     lines = [f"Situatie: {data['query']}", f"Modus: {data['mode']} · ranker: {data['ranker']} · {data['timings_ms'].get('total')} ms"]
+    if spelling := corrections_note(data["retrieval"].get("spelling") or {}):
+        lines.append(spelling)
     if data["message"]:
         lines.append(data["message"])
     for rec in data["recommendations"]:
