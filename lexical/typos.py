@@ -56,10 +56,13 @@ def typo_corrections(text: str) -> dict[str, str]:
     """Each misspelt word of the text with the word of our texts it was meant to be."""
     dutch, english, plain = _known()
     splitter = decompounder()
-    ours = splitter.vocabulary | set(splitter.hyphenated)
+
+    def ours(word: str) -> bool:  # membership only: a union of the vocabulary per query would copy it each time
+        return word in splitter.vocabulary or word in splitter.hyphenated
+
     corrections: dict[str, str] = {}
     for word in dict.fromkeys(words_of(text)):
-        if len(word) < MIN_TYPO_LETTERS or "-" in word or word in dutch or word in ours or word in english:
+        if len(word) < MIN_TYPO_LETTERS or "-" in word or word in dutch or ours(word) or word in english:
             continue
         if word in plain:  # "patienten", "knieen": the trema left out
             corrections[word] = plain[word]
@@ -67,12 +70,18 @@ def typo_corrections(text: str) -> dict[str, str]:
         if splitter.parts(word):
             continue
         # A typing error seldom hits the first letter; "veels" is not "deels".
-        candidates = sorted((w for w in _one_keystroke(word) & ours if w[0] == word[0]), key=lambda w: -dutch.get(w, 0))
+        candidates = sorted((w for w in _one_keystroke(word) if w[0] == word[0] and ours(w)), key=lambda w: -dutch.get(w, 0))
         # None of our words, or two equally likely ones: no guess.
         if not candidates or (len(candidates) > 1 and dutch.get(candidates[0], 0) == dutch.get(candidates[1], 0)):
             continue
         corrections[word] = candidates[0]
     return corrections
+
+
+def spelling_corrected(text: str) -> tuple[str, dict[str, str]]:
+    """The text to search ("zwnager" as "zwanger") and what was corrected, typed word -> word searched."""
+    corrections = typo_corrections(text)
+    return typos_corrected(text, corrections), corrections
 
 
 def typos_corrected(text: str, corrections: dict[str, str]) -> str:

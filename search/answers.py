@@ -17,7 +17,7 @@ from django.conf import settings
 
 from lexical.terms import prefix_stems
 from lexical.thesaurus import expand_for_lexical, legal_expansion_terms
-from lexical.typos import typo_corrections, typos_corrected
+from lexical.typos import spelling_corrected
 from search.pipeline.llm_client import LLMError, chat_stream, llm_configured
 from search.pipeline.passages import passages_retrieve
 from search.pipeline.request import validate_query
@@ -104,8 +104,7 @@ def guideline_answer_stream(question: str, *, generate: bool | None = None, held
     """
     started = time.perf_counter()
     typed = validate_query(question)
-    corrections = typo_corrections(typed)
-    question = typos_corrected(typed, corrections)  # what is searched: "zwnager" is "zwanger"
+    question, corrections = spelling_corrected(typed)
     retrieval = passages_retrieve(question, held_out_source=held_out_source)
     retrieved_ms = round((time.perf_counter() - started) * 1000, 2)
     relevant = retrieval.best(PASSAGES) if retrieval.answers_question else []

@@ -11,7 +11,7 @@ from catalog.models import UNUSED_IN_PYTHON, Audience, Category, Product
 from embeddings.selectors import query_embedding
 from lexical.terms import prefix_stems
 from lexical.thesaurus import abbreviations_spelled_out, expansion_terms
-from lexical.typos import typo_corrections, typos_corrected
+from lexical.typos import spelling_corrected
 from search.pipeline.acceptance import acceptance_deviations, with_acceptance
 from search.pipeline.body_regions import on_other_body_regions
 from search.pipeline.budget import over_budget_note, within_budget
@@ -86,8 +86,7 @@ def search_run(request: SearchRequest, *, params: RankingParameters | None = Non
         active = active_ranking()
         version_id, params = active.version_id, active.params
     typed = scrub_names(validate_query(request.query), request.employee_name, request.company_name)
-    corrections = typo_corrections(typed)
-    query = typos_corrected(typed, corrections)  # what is searched: "zwnager" is "zwanger"
+    query, corrections = spelling_corrected(typed)
     timings: dict[str, float] = {}
 
     tick = time.perf_counter()
