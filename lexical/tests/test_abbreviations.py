@@ -28,6 +28,8 @@ from lexical.thesaurus import abbreviations_named, abbreviations_spelled_out
         ("EZWB aangevraagd, ERD voor de ZW", ["zw", "erd", "ezwb"]),  # in the order of the file
         ("CANS bij een kassamedewerker", ["cans"]),
         ("Iva is onze planner", []),  # a name, not a full and lasting incapacity
+        ("Monteur, ZM dg 4, werkt op TB", ["zm", "tb"]),  # a claim note's sick report and therapeutic basis
+        ("tb-patiënt op de afdeling", []),  # lower case is tuberculosis, not a therapeutic basis
     ],
 )
 def test_it_finds_the_abbreviations_a_text_uses(text, named):

@@ -101,3 +101,17 @@ def test_it_counts_the_health_and_work_matters_a_text_names(text, entries):
 )
 def test_it_reads_running_empty_as_fatigue(text, expected):
     assert any("vermoeidheid" in added for added in CATALOG_THESAURUS.additions(text)) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("klanten aan de telefoon worden steeds grover", True),
+        ("bezoekers die schelden en onbeschoft zijn", True),
+        ("schreeuwende ouders aan de balie", True),
+        ("grof vuil ophalen", False),
+    ],
+)
+def test_it_reads_rude_and_abusive_customers_as_aggression(text, expected):
+    assert any("agressie" in added for added in CATALOG_THESAURUS.additions(text)) == expected
+

@@ -21,16 +21,16 @@ NUMBER_WORDS = {
     "half": 0.5, "halve": 0.5,
 }
 UNIT_WEEKS = {"dag": 1 / 7, "dagen": 1 / 7, "week": 1, "weken": 1, "maand": 4.345, "maanden": 4.345, "jaar": 52, "jaren": 52}
-# How specialists abbreviate in a file note: "10 wkn AO", "4 mnd ziek", "2 jr".
-UNIT_WEEKS |= {"wk": 1, "wkn": 1, "mnd": 4.345, "mndn": 4.345, "jr": 52}
+# How specialists abbreviate in a file note: "10 wkn AO", "4 mnd ziek", "2 jr", "3 dgn".
+UNIT_WEEKS |= {"dg": 1 / 7, "dgn": 1 / 7, "wk": 1, "wkn": 1, "mnd": 4.345, "mndn": 4.345, "jr": 52}
 _NUMBER = r"(?P<number>\d+(?:[.,]\d+)?|" + "|".join(sorted(NUMBER_WORDS, key=len, reverse=True)) + r")"
 _DURATION = re.compile(
-    rf"(?:(?P<approx>ruim|bijna|circa|ongeveer|zo'n|meer dan|langer dan|al)\s+)?(?:een\s+)?{_NUMBER}\s*(?P<unit>dagen|dag|weken|week|wkn|wk|maanden|maand|mndn|mnd|jaren|jaar|jr)\b",
+    rf"(?:(?P<approx>ruim|bijna|circa|ongeveer|zo'n|meer dan|langer dan|al)\s+)?(?:een\s+)?{_NUMBER}\s*(?P<unit>dagen|dag|dgn|dg|weken|week|wkn|wk|maanden|maand|mndn|mnd|jaren|jaar|jr)\b",
     re.IGNORECASE,
 )
 _HALF_YEAR = re.compile(r"\b(?:een\s+)?half\s+jaar\b", re.IGNORECASE)
 ABSENCE_CUES = re.compile(
-    r"\b(ziek(?!enhuis|enfonds)\w*|verzuim(?!protocol|beleid|regel|reglement|training|cijfer|percentage|registratie|aanpak|management|coach)\w*|thuis|uitgevallen|uitval|afwezig|arbeidsongeschikt\w*|uit de running|uit de roulatie|niet (?:meer )?(?:aan het )?werk(?:en)?|niet (?:meer )?gewerkt"
+    r"\b(ziek(?!enhuis|enfonds)\w*|zm|verzuim(?!protocol|beleid|regel|reglement|training|cijfer|percentage|registratie|aanpak|management|coach)\w*|thuis|uitgevallen|uitval|afwezig|arbeidsongeschikt\w*|uit de running|uit de roulatie|niet (?:meer )?(?:aan het )?werk(?:en)?|niet (?:meer )?gewerkt"
     r"|gestopt met werken|ao|(?:dagen|weken|wkn|maanden|mnd|maand|week) uit (?:met|door|vanwege|ivm|wegens))\b",
     re.IGNORECASE,
 )
@@ -43,7 +43,7 @@ NOT_ABSENCE_AFTER = re.compile(
     r"^\s*(per\b|bij ons|in dienst|oud\b|(?:geleden|terug)(?!\s+(?:ziek\s*gemeld|ziekgemeld|uitgevallen))|contract|werkervaring|jarig)", re.IGNORECASE
 )
 WORKING_CUES = re.compile(
-    r"\b(werkt nog|nog aan het werk|nog aan 't werk|aan het werk|werkt (?:door|met pijn|nog maar)|nog niet (?:ziek|uitgevallen)|niet ziek"
+    r"\b(werkt nog|nog aan het werk|nog aan 't werk|aan het werk|werkt (?:door|met pijn|nog maar)|nog niet (?:ziek|uitgevallen|zm)|niet ziek|geen zm"
     r"|(?:nog )?niemand (?:is )?(?:nog )?(?:ziek|uitgevallen)|(?:nog )?geen (?:verzuim|ziekteverzuim|ziekmelding|uitval)\b|dreigt uit te vallen|dreigend\w* (?:verzuim|uitval|ziekteverzuim)"
     r"|werkt (?:weer|gewoon|nog steeds)|blijven werken|is\b[^.;?!]{0,15}?\bterug (?:op|in|bij|aan)"
     r"|loopt op zijn tandvlees|loopt op haar tandvlees)\b",
@@ -63,7 +63,7 @@ BACK_AT_WORK = re.compile(
 # does not make the duration beside it an absence.
 NEGATED_ABSENCE = re.compile(
     r"\b(?:(?:is|zijn|was|nog|ook|helemaal|echt)\s+)*(?:niet|nooit|geen|niemand)\s+(?:(?:is|zijn|meer|nog|echt|ook)\s+)*"
-    r"(?:ziek(?:gemeld|te|melding\w*)?|verzuim\w*|ziekteverzuim|uitgevallen|uitval)\b",
+    r"(?:ziek(?:gemeld|te|melding\w*)?|zm|verzuim\w*|ziekteverzuim|uitgevallen|uitval)\b",
     re.IGNORECASE,
 )
 # A relative's illness is not the employee's absence: "zieke partner", "zijn vrouw is ernstig ziek".
@@ -114,9 +114,13 @@ LONG_CUES = re.compile(r"\b(langdurig\w*|langdurend\w*|lange termijn|langere ter
 # The week of absence as a case file states it ("Wk 38 AO", "week 8 ziekmelding", "Lasser, week 20"), when
 # the text is about an absence or its re-integration steps; not a week ahead ("over/binnen/in week 52").
 ABSENCE_WEEK = re.compile(r"(?<!over )(?<!binnen )\b(?:ziekte|verzuim)?(?:week|wk)\s*(?P<week>\d{1,3})\b(?!\s*(?:weken|wkn|uur|%))", re.IGNORECASE)
+# A claim note counts days the same way: "ZM dg 4", "Dg 10 ZM" (the abbreviation only; "dag 3" is as often a course day).
+ABSENCE_DAY = re.compile(r"\bdg\s*(?P<day>\d{1,3})\b(?!\s*(?:dagen|dgn|uur|%))", re.IGNORECASE)
 CASE_FILE_CUES = re.compile(
     r"\b(ba|bedrijfsarts|probleemanalyse|pva|plan van aanpak|fml|ad|ad-rapport|arbeidsdeskundig\w*|spoor|eje|eerstejaars\w*"
-    r"|wia\w*|re-?integratie\w*|opbouw\w*|ziekmelding)\b",
+    r"|wia\w*|re-?integratie\w*|opbouw\w*|ziekmelding"
+    # "Suppoost, 63, wk 35, heupprothese": the abbreviated week is itself a file note's absence week
+    r"|wk\s*\d{1,3}|dg\s*\d{1,3})\b",
     re.IGNORECASE,
 )
 # Milestones of the Wet verbetering poortwachter date an absence the text gives no duration for: the
@@ -142,7 +146,9 @@ FREQUENT_CUES = re.compile(
     r"|(?:drie|vier|vijf|zes|zeven|acht|negen|tien|[3-9]|\d{2}) keer (?:\w+ ){0,3}?ziek\w*"
     r"|steeds (?:weer )?ziek\w*|veel kort verzuim|(?:vaak|regelmatig) kort verzuim\w*|vaak afwezig"
     # "alweer 5e ziekmelding dit jaar", "steeds op maandag": the count or the weekday makes the pattern
-    r"|(?:tweede|derde|vierde|vijfde|zesde|zevende|zoveelste|\d+e)\s+(?:ziekmelding|verzuimmelding)\w*|(?:steeds|vaak|telkens|elke|iedere)\s+(?:op\s+)?(?:maandag|vrijdag)(?:en)?)\b",
+    r"|(?:tweede|derde|vierde|vijfde|zesde|zevende|zoveelste|\d+e)\s+(?:ziekmelding|verzuimmelding|zm)\w*|(?:steeds|vaak|telkens|elke|iedere)\s+(?:op\s+)?(?:maandag|vrijdag)(?:en)?"
+    # a claim note counts the spells: "7 ZM in 12 mnd", "6x kortverzuim in 9 mnd"
+    r"|(?:[3-9]|\d{2})\s*(?:x\s*|keer\s+)?(?:kort\w*\s+)?(?:zm|ziekmelding\w*|verzuimmelding\w*|kort\s*verzuim\w*)\s+(?:in|per|dit|afgelopen)\b)\b",
     re.IGNORECASE,
 )
 # With many short absences a duration of days is the length of each spell ("steeds een of twee dagen").
@@ -340,6 +346,8 @@ def _absence_duration(text: str) -> float | None:
             continue
         return weeks
     half_year = _HALF_YEAR.search(text)
+    if half_year and NOT_ABSENCE_BEFORE.search(text[max(0, half_year.start() - 20) : half_year.start()]):
+        half_year = None  # "4x kort ZM in half jaar": the window the spells are counted in
     if half_year and ABSENCE_CUES.search(NEGATED_ABSENCE.sub(" ", text[max(0, half_year.start() - 45) : half_year.end() + 45])):
         return 26.0
     return None
@@ -349,6 +357,7 @@ def _absence_week(text: str) -> float | None:
     if not (ABSENCE_CUES.search(text) or CASE_FILE_CUES.search(text)):
         return None
     weeks = [float(m.group("week")) for m in ABSENCE_WEEK.finditer(text) if 1 <= int(m.group("week")) <= MAX_ABSENCE_WEEKS]
+    weeks += [round(int(m.group("day")) / 7, 2) for m in ABSENCE_DAY.finditer(text) if 1 <= int(m.group("day")) <= 7 * MAX_ABSENCE_WEEKS]
     return max(weeks, default=None)
 
 

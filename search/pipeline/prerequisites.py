@@ -40,7 +40,7 @@ OCCASIONS: tuple[tuple[re.Pattern, str, re.Pattern], ...] = tuple(
             "een ongeval of incident",
             r"ongeval\w*|ongeluk\w*|incident\w*|\bgevallen\b|\bval\b|\bviel\b|(?<!hersen)letsel\w*|gewond\w*|verwond\w*|bekneld\w*|snijwond\w*"
             r"|\bbrand\w*|explosie\w*|aangereden|\bklem\b|prikaccident\w*|calamiteit\w*|bijna[- ]ongeval\w*"
-            r"|hoe (?:dit|het) (?:heeft )?(?:kon |kunnen )?gebeur\w*|\bgebeurd\b|(?<!ziek )(?<!ziek te )(?<!beter )\bmelden\b|meldplicht\w*|\bkwijt\b|amputat\w*|geamputeerd|gebroken|\bbreuk\w*"
+            r"|hoe (?:dit|het) (?:heeft )?(?:kon |kunnen )?gebeur\w*|\bgebeurd\b|(?<!ziek )(?<!ziek te )(?<!beter )\bmelden\b|meldplicht\w*|\bkwijt\b|amputat\w*|geamputeerd|gebroken(?!\s+(?:diensten|dienst|nacht\w*|slaap|hart|huwelijk|gezin))|\bbreuk\w*"
             r"|gesneden|verbrand\w*|getroffen|ambulance|eerste hulp|\behbo\b|onveilig\w*|oorzaak"
             r"|met (?:zijn|haar|de) (?:hand|vingers?|arm|voet|been|hoofd) (?:in|tussen|onder|achter)\b|naar (?:het )?ziekenhuis (?:gebracht|vervoerd)|(?:ging|gaat)\s+(?:het\s+)?bijna\s+mis",
         ),
@@ -96,7 +96,11 @@ OCCASIONS: tuple[tuple[re.Pattern, str, re.Pattern], ...] = tuple(
             # "haar partner heeft net de diagnose kanker gekregen", "zijn vader ligt in het ziekenhuis": a possessive,
             # so "een vrouw van 45 met borstkanker" stays the employee
             rf"|\b(?:zijn|haar|hun|mijn)\s+{RELATIVES}\b[^.;]{{0,50}}?\b(?:kanker|diagnose|ernstig ziek|ongeneeslijk|terminaal"
-            r"|dementie|alzheimer|parkinson|beroerte|hersenbloeding|herseninfarct|hartinfarct|ziekenhuis|opgenomen)\b",
+            r"|dementie|alzheimer|parkinson|beroerte|hersenbloeding|herseninfarct|hartinfarct|ziekenhuis|opgenomen)\b"
+            # A file note drops the possessive: "Sergeant, 40, partner ongeneeslijk ziek"; without "man" and "vrouw",
+            # which in a note are the employee ("Man, 45, ernstig ziek")
+            r"|\b(?:partner|echtgeno\w+|moeder|vader|ouders?|zoon(?:tje)?|dochter(?:tje)?|kind(?:je|eren)?|broer|zus)\s+"
+            r"(?:is\s+|werd\s+|blijkt\s+)?(?:ernstig|ongeneeslijk|terminaal|chronisch|doodziek|zwaar)\s+ziek\b",
         ),
     )
 )

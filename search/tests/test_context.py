@@ -49,6 +49,12 @@ DURATIONS = [
     ("Wk 7, BA heeft de probleemanalyse klaar: max 4 uur p/d", 7.0, "verzuim", False),
     ("Lasser, week 20, is het niet eens met de BA", 20.0, "verzuim", False),
     ("2e spoor pas in wk 70 gestart, nu een loonsanctie", 70.0, "verzuim", False),
+    # The abbreviated week or day of a file note dates the absence on its own; "ZM" is a sick report.
+    ("Suppoost museum, 63, wk 35, heupprothese. Lang staan lukt nog niet", 35.0, "verzuim", False),
+    ("Monteur werkplaats, ZM dg 4 ivm lage rugpijn na tillen", 0.57, "verzuim", False),
+    ("Taxichauffeur, matig NL. Dg 10 ZM lage rug", 1.43, "verzuim", False),
+    ("Receptioniste, al 3 dgn ziek", 0.43, "verzuim", False),
+    ("Senior adviseur is 'op'. Nog niet ZM en wil dat ook niet", None, "aan het werk", False),
     ("vrachtwagenchauffeur 20 jr op de weg, rug kan het niet meer aan", None, "onbekend", False),
     ("tijdelijk contract loopt over 3 wkn af en mdw is ziek", None, "verzuim", False),
     ("Hij komt er niet uit met zijn leidinggevende", None, "onbekend", False),
@@ -178,6 +184,10 @@ INTENTS = [
     # frequent absence in everyday words, and its negation
     # with many short absences, a duration of days is each spell's, not an absence now
     ("meldt zich de laatste maanden vaak een dag ziek", None, "onbekend", False, False, "frequent"),
+    ("Tekenaar architectenbureau: 7 ZM in 12 mnd, wisselende oorzaken", None, "onbekend", False, False, "frequent"),
+    ("Taxichauffeur 6x kortverzuim in 9 mnd, collega's ruiken alcohol", None, "onbekend", False, False, "frequent"),
+    ("Beveiliger, 4x kort ZM in half jaar (hoofdpijn, 'moe')", None, "onbekend", False, False, "frequent"),
+    ("Orderpicker, 5e ZM dit kalenderjaar, telkens 1-2 dgn", None, "onbekend", False, False, "frequent"),
     ("heeft zich dit jaar al zes keer ziek gemeld, steeds een of twee dagen en vaak op maandag", None, "onbekend", False, False, "frequent"),
     ("is regelmatig op maandag ziek", None, "onbekend", False, False, "frequent"),
     ("Ze is niet vaak ziek geweest, maar nu al een week", 1.0, "verzuim", False, False, ""),

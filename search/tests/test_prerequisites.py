@@ -27,6 +27,9 @@ MONEY = "geldzorgen of schulden"
         ("Machinist had 10 dagen geleden een aanrijding met persoon, slaapt slecht", []),  # a person hit by the train: nobody liable
         ("Koerier na een aanrijding met een vrachtwagen 6 weken thuis", [LIABLE_PARTY]),
         ("Vrachtwagenchauffeur met slaapapneu is overdag doodmoe", []),  # dead tired is no death
+        ("Buschauffeurs klagen over gebroken diensten en te korte pauzes", []),  # a split shift is no fracture
+        ("Sergeant, 40, partner ongeneeslijk ziek, twee kinderen", [CARER]),  # a file note without the possessive
+        ("Man, 45, ernstig ziek na een hartinfarct", []),  # in a note "Man" is the employee
         ("Beleidsadviseur met een oogziekte verliest steeds meer zicht", []),
         ("Medewerker met niet-aangeboren hersenletsel na een beroerte", []),
         ("Planner maakt fouten maar wil zich niet ziek melden", []),  # reporting sick is no accident report
