@@ -31,6 +31,16 @@ LEGAL_TERMS_FILE = Path(__file__).with_name("legal_terms.json")
 PREFIX_LENGTH = 3
 
 
+def _phrase_pattern(phrase: str) -> str:
+    """A phrase as a regex in which a hyphen may also be a space or nothing: "15-jarige", "15 jarige", "15jarige"."""
+    return re.escape(phrase).replace(r"\-", r"[-\s]?")
+
+
+def _hyphen_variants(phrase: str) -> set[str]:
+    """The spellings _phrase_pattern admits, for the first-letters index."""
+    return {phrase, phrase.replace("-", " "), phrase.replace("-", "")}
+
+
 class Thesaurus:
     """Entries {"match": [phrases], "add": "words"} from a JSON file; a phrase matches at the start of a word."""
 
@@ -46,7 +56,7 @@ class Thesaurus:
         for entry in json.loads(self.path.read_text(encoding="utf-8")):
             phrases = [term.lower() for term in entry["match"] if term.strip()]
             if phrases:
-                pattern = re.compile(r"(?<!\w)(?:" + "|".join(map(re.escape, phrases)) + ")", re.IGNORECASE)
+                pattern = re.compile(r"(?<!\w)(?:" + "|".join(map(_phrase_pattern, phrases)) + ")", re.IGNORECASE)
                 loaded.append((phrases, pattern, entry[self.value_key]))
         return loaded
 
@@ -58,7 +68,7 @@ class Thesaurus:
     def _entries_by_prefix(self) -> dict[str, list[int]]:
         by_prefix: dict[str, list[int]] = {}
         for number, (phrases, _, _) in enumerate(self._phrases_and_entries):
-            for prefix in {phrase[:PREFIX_LENGTH] for phrase in phrases}:
+            for prefix in {variant[:PREFIX_LENGTH] for phrase in phrases for variant in _hyphen_variants(phrase)}:
                 by_prefix.setdefault(prefix, []).append(number)
         return by_prefix
 

@@ -54,6 +54,15 @@ def test_it_matches_each_phrase_at_the_start_of_a_word_only(tmp_path):
     assert thesaurus.additions("SCHULDEN en gokken") == ("gokverslaving", "schuldhulp")  # in the file's order
 
 
+def test_it_lets_a_hyphen_in_a_phrase_also_be_a_space_or_nothing(tmp_path):
+    path = tmp_path / "thesaurus.json"
+    path.write_text(json.dumps([{"match": ["15-jarige"], "add": "jeugdige kinderarbeid"}]), encoding="utf-8")
+    thesaurus = Thesaurus(path)
+    for text in ("een 15-jarige", "15 jarige zaterdagbaantje", "mijn 15jarige neef"):
+        assert thesaurus.additions(text) == ("jeugdige kinderarbeid",)
+    assert thesaurus.additions("15 januari") == ()
+
+
 @pytest.mark.parametrize(
     ("text", "expected"),
     [
