@@ -250,7 +250,7 @@ FEEDBACK_LEARNING_ENABLED = env_bool("FEEDBACK_LEARNING_ENABLED", True)
 
 # --- Search thresholds on USE's cosine scale; other models' cosines are mapped onto it first
 # (embeddings.selectors.SIMILARITY_SCALES), so these hold whichever model the index uses (README) ---
-_THRESHOLDS = {"floor": 0.12, "weak_floor": 0.06, "citation": 0.60, "query_similarity": 0.15, "strong_similarity": 0.25, "answer": 0.24}
+_THRESHOLDS = {"floor": 0.12, "weak_floor": 0.06, "citation": 0.60, "query_similarity": 0.15, "strong_similarity": 0.25}
 SEARCH_SIMILARITY_FLOOR = env_float("SEARCH_SIMILARITY_FLOOR", _THRESHOLDS["floor"], minimum=-1, maximum=1)
 SEARCH_WEAK_FLOOR = env_float("SEARCH_WEAK_FLOOR", _THRESHOLDS["weak_floor"], minimum=-1, maximum=1)
 # Lexical thresholds are shares of the query's IDF mass that a product matches (lexical.sql), so they
@@ -269,11 +269,10 @@ SEARCH_QUERY_MIN_SIMILARITY = env_float("SEARCH_QUERY_MIN_SIMILARITY", _THRESHOL
 SEARCH_STRONG_SIMILARITY = env_float("SEARCH_STRONG_SIMILARITY", _THRESHOLDS["strong_similarity"], minimum=-1, maximum=1)
 SEARCH_STAGE2_POOL = env_int("SEARCH_STAGE2_POOL", 15, minimum=3, maximum=200)
 CITATION_MIN_SCORE = env_float("CITATION_MIN_SCORE", _THRESHOLDS["citation"], minimum=0, maximum=1)
-# A guideline question on a subject of the corpus is answered when a passage is this close in meaning,
-# covers nearly all of its words (a short question in the law's own terms), or the closest judged
-# questions vouch for one; otherwise it abstains. Chosen leave-one-set-out on the judged questions and
-# the out-of-domain lines (docs/measurements.md): junk such as "banden wisselen" covers up to 0.62.
-ANSWER_MIN_SIMILARITY = env_float("ANSWER_MIN_SIMILARITY", _THRESHOLDS["answer"], minimum=-1, maximum=1)
+# A guideline question on a subject of the corpus is answered when the abstention model fitted on the
+# judged questions (search.pipeline.abstention) is at least this confident; 0.5 is its fitted balance
+# between an answerable question left silent and an unanswerable one answered. Higher keeps silent more often.
+ANSWER_MIN_CONFIDENCE = env_float("ANSWER_MIN_CONFIDENCE", 0.5, minimum=0, maximum=1)
 # ingest_guidelines refuses bigger files (ten times the biggest law we hold, the Arbobesluit at 0.44 MB):
 # a bigger file is a mistake or an attack, and a file is read whole.
 GUIDELINE_MAX_FILE_MB = env_float("GUIDELINE_MAX_FILE_MB", 5.0, minimum=0.01, maximum=1000)
@@ -282,7 +281,6 @@ GUIDELINE_MAX_FILE_MB = env_float("GUIDELINE_MAX_FILE_MB", 5.0, minimum=0.01, ma
 # Multi-query retrieval: the situation's facets as sub-queries, fused by rank (README: measured, held out).
 SEARCH_MULTI_QUERY = env_bool("SEARCH_MULTI_QUERY", False)
 GUIDELINE_DOCUMENTS = env_int("GUIDELINE_DOCUMENTS", 0, minimum=0, maximum=50)
-ANSWER_MIN_COVERAGE = env_float("ANSWER_MIN_COVERAGE", 0.8, minimum=0, maximum=1)
 SEARCH_CANDIDATES = env_int("SEARCH_CANDIDATES", 50, minimum=5, maximum=200)
 if HNSW_EF_SEARCH < SEARCH_CANDIDATES:
     raise ImproperlyConfigured(f"HNSW_EF_SEARCH ({HNSW_EF_SEARCH}) must be at least SEARCH_CANDIDATES ({SEARCH_CANDIDATES})")

@@ -11,17 +11,11 @@ text of a source goes before the team's own summary of it, and an article the qu
 
 Whether the corpus answers the question at all is judged on its subject first. A question naming a
 subject the corpus does not cover (holiday pay, notice periods, tax; lexical/outside_topics.json) is
-answered only when one of its best passages names that subject too, and a question whose closest
-judged question is one the corpus cannot answer is not answered, unless its best passage names that
-subject too or it is a question of a few words that a passage has nearly all of. Then the best passage must be close
-in meaning (ANSWER_MIN_SIMILARITY) or cover nearly all of the question's words (ANSWER_MIN_COVERAGE,
-for a short question in the law's own terms), or the closest judged questions must agree on the place
-of one of the best passages. The two thresholds were chosen leave-one-set-out over the judged
-questions and the out-of-domain lines (docs/measurements.md): with the subject rules in place the
-similarity can be low, and word coverage must be high, since compound parts give junk such as
-"banden wisselen" up to 0.62.
-A search-box question of a few words that names a practice term the regulations word their own way
-(lexical/legal_terms.json) needs only half its words in one passage ("bedrijfsarts verplicht kleine garage").
+answered only when one of its best passages names that subject too, and one naming a regulation the
+corpus does not hold is not answered. Otherwise a logistic model fitted leave-one-set-out on the judged
+questions weighs the evidence (search.pipeline.abstention): how close in meaning and how complete in
+words the best passage is, how close the question is to judged answerable and unanswerable ones and
+whether those vouch for one of the best passages, its length and practice terms.
 The articles that answer the closest judged questions are raised, and join the list when both
 retrieval lists missed them (a question about people "already ill before the act" shares no word
 with the transitional article that answers it).
@@ -39,6 +33,8 @@ from embeddings.selectors import COMMON_SIMILARITY, query_embedding
 from lexical.sql import TERMS_CTE, FieldWeights, bm25_cte, bm25_params
 from lexical.terms import query_terms
 from lexical.thesaurus import legal_expansion_terms, outside_topics_named
+from search.pipeline.abstention import FITTED as FITTED_ABSTENTION
+from search.pipeline.abstention import AnswerEvidence
 from search.pipeline.fusion import reciprocal_rank_fusion
 from search.pipeline.passage_scoring import PassageEvidence, passage_score
 from search.pipeline.precedents import WORD, question_precedents, unanswerable_closeness
@@ -56,27 +52,11 @@ SHORTLIST = 150
 # before the question counts as one the corpus cannot answer.
 OUTSIDE_TOPIC_PASSAGES = 5
 PASSAGES_TABLE = "guidelines_guidelinechunk"
-# When the judged questions decide whether to answer (chosen leave-one-set-out on 360 judged questions,
-# every fold the same, README): answer a question of little word coverage when the judged questions
-# at least this close (cosine of character n-grams) give one of the best passages' places at least
-# this vote; abstain when the closest judged question is an unanswerable one at least this close.
-ANSWERED_PRECEDENT_MIN_SIMILARITY = 0.3
-ANSWERED_PRECEDENT_MIN_VOTE = 0.5
-UNANSWERABLE_PRECEDENT_MIN_SIMILARITY = 0.4
 # A place the closest judged questions vote for at least this much joins the candidates when neither
 # list found it (its passage closest in meaning), as a product the judged situations chose joins stage 2.
 QUESTION_PRECEDENT_CANDIDATE_VOTE = 0.5
 # The best passages whose place a judged vote may vouch for.
 VOUCHED_PASSAGES = 3
-# A question of at most this many words is a search-box question in the law's own terms (as for the judged situations).
-SHORT_QUESTION_WORDS = 3
-# A search-box question in practice terms the regulations word their own way ("bedrijfsarts verplicht kleine garage",
-# "te warm op de werkvloer", "asbestsanering melden hoeveel dagen vooraf"): at most this many words, a practice term of
-# lexical/legal_terms.json among them, and a passage with at least this share of the words. USE gives four words
-# little meaning to be close in, so such questions went silent; over 1,398 judged questions this answers five
-# (four with the expected article among the first three) and no unanswerable one.
-SHORT_PRACTICE_QUESTION_WORDS = 5
-SHORT_PRACTICE_QUESTION_COVERAGE = 0.5
 _ARTICLE_MENTION = re.compile(r"\bartikel\s+([0-9IVX]+[a-z]?(?:[.:][0-9]+[a-z]?)*)", re.IGNORECASE)
 
 # A summary that is all the corpus has of its source (a guideline), as opposed to our summary of a law it holds.
@@ -158,24 +138,21 @@ class PassageRetrieval:
         """Whether anything in the corpus is about this question (otherwise the answer abstains)."""
         if not self.passages or self.uncovered_topics or self.unheld_regulations:
             return False
-        in_its_words = self.best_coverage >= settings.ANSWER_MIN_COVERAGE  # a passage has nearly every word of the question
-        in_practice_terms = (
-            self.practice_terms > 0
-            and self.question_words <= SHORT_PRACTICE_QUESTION_WORDS
-            and self.best_coverage >= SHORT_PRACTICE_QUESTION_COVERAGE
+        return FITTED_ABSTENTION.confidence(self.answer_evidence()) >= settings.ANSWER_MIN_CONFIDENCE
+
+    def answer_evidence(self) -> AnswerEvidence:
+        """What the abstention model weighs (search.pipeline.abstention)."""
+        return AnswerEvidence(
+            coverage=self.best_coverage,
+            similarity=self.best_similarity,
+            answered_closeness=self.closeness.answered,
+            unanswerable_closeness=self.closeness.unanswerable,
+            vouched=self.vouched,
+            first_similarity=self.passages[0].score if self.passages else 0.0,
+            words=self.question_words,
+            practice_terms=self.practice_terms,
+            covered_topic=bool(self.covered_topics),
         )
-        unanswerable_like = self.closeness.unanswerable >= UNANSWERABLE_PRECEDENT_MIN_SIMILARITY and self.closeness.unanswerable > self.closeness.answered
-        short_and_covered = (in_its_words and self.question_words <= SHORT_QUESTION_WORDS) or in_practice_terms
-        if unanswerable_like and not self.covered_topics and not short_and_covered:
-            # Asked like a question judged unanswerable, more than like any answered one. A best passage naming the
-            # subject outweighs that, and so does a short question that a passage has in nearly all its words:
-            # "deskundigenoordeel UWV aanvragen" is not "wat kost een deskundigenoordeel". A long one does not: "in
-            # welke ziekteweek moet de werkgever een zieke werknemer bij het UWV melden" shares every word with the
-            # procedure's articles, not its week number.
-            return False
-        if in_its_words or in_practice_terms or self.best_similarity >= settings.ANSWER_MIN_SIMILARITY:
-            return True
-        return self.closeness.answered >= ANSWERED_PRECEDENT_MIN_SIMILARITY and self.vouched >= ANSWERED_PRECEDENT_MIN_VOTE
 
     def best(self, count: int) -> list[CitedChunk]:
         """The best passages, one per section, so an answer draws on more than one place."""

@@ -18,6 +18,8 @@ from search.models import (
 from search.pipeline import precedents as precedents_module
 from search.pipeline.context import SituationContext
 from search.pipeline.generation import cache_generation
+from search.pipeline.abstention import FITTED as FITTED_ABSTENTION
+from search.pipeline.abstention import AnswerEvidence
 from search.pipeline.passages import PassageRetrieval, QuestionCloseness, passages_retrieve
 from search.pipeline.precedents import (
     PrecedentIndex,
@@ -387,44 +389,62 @@ def test_it_answers_an_everyday_question_when_the_closest_judged_questions_vouch
     assert not passages_retrieve(question, held_out_source="proef").answers_question
 
 
-@pytest.mark.parametrize(
-    ("coverage", "similarity", "words", "answers"),
-    [
-        (0.3, 0.3, 3, False),  # asked like an unanswerable judged question, in other words than the law's
-        (1.0, 0.3, 3, True),  # "deskundigenoordeel UWV aanvragen": a passage has all its words, whatever it is asked like
-        # "Uiterlijk in welke ziekteweek moet de werkgever een langdurig zieke werknemer bij het UWV melden?": the
-        # procedure's articles share its words, not the week it asks for
-        (0.95, 0.5, 16, False),
-    ],
-)
-def test_it_answers_a_question_asked_like_an_unanswerable_one_only_in_the_laws_own_words(settings, coverage, similarity, words, answers):
-    settings.ANSWER_MIN_COVERAGE, settings.ANSWER_MIN_SIMILARITY = 0.8, 0.24
-    passage = CitedChunk(1, "Beleidsregels beoordelingskader poortwachter", "UWV", "Bijlage > 10", "", similarity, "deskundigenoordeel", "", False)
-    retrieval = PassageRetrieval(
-        passages=[passage], best_coverage=coverage, best_similarity=similarity, closeness=QuestionCloseness(answered=0.71, unanswerable=0.85),
-        question_words=words,
+def _retrieval(evidence: AnswerEvidence, **blocked) -> PassageRetrieval:
+    passage = CitedChunk(1, "Arbeidsomstandighedenwet", "Arbowet", "Artikel 14", "", evidence.first_similarity, "bedrijfsarts", "14", False)
+    return PassageRetrieval(
+        passages=[passage], best_coverage=evidence.coverage, best_similarity=evidence.similarity,
+        closeness=QuestionCloseness(answered=evidence.answered_closeness, unanswerable=evidence.unanswerable_closeness),
+        vouched=evidence.vouched, question_words=evidence.words, practice_terms=evidence.practice_terms, **blocked,
     )
-    assert retrieval.answers_question is answers
 
 
 @pytest.mark.parametrize(
-    ("coverage", "words", "practice_terms", "unanswerable", "answers"),
+    ("evidence", "answers"),
     [
-        (0.57, 4, 1, 0.0, True),  # "bedrijfsarts verplicht kleine garage": a practice term, most words in Arbowet 14
-        (0.62, 4, 1, 0.54, True),  # "nachtdienst ploegen max uren", though asked a little like "ploegentoeslag nachtdienst"
-        (0.57, 4, 0, 0.0, False),  # no practice term: "banden wisselen" shares as many words with some article
-        (0.45, 4, 1, 0.0, False),  # too few of its words in one passage
-        (0.57, 9, 1, 0.0, False),  # a longer question has the meaning to be judged on
+        # "deskundigenoordeel UWV aanvragen": a passage has all its words, and a judged answerable question is close
+        (AnswerEvidence(1.0, 0.3, 0.71, 0.2, 0.8, 0.3, 3, 0, False), True),
+        # a longer question close in meaning whose best passage the closest judged questions vote for
+        (AnswerEvidence(0.5, 0.45, 0.5, 0.2, 1.0, 0.4, 14, 1, False), True),
+        # "bedrijfsarts verplicht kleine garage": a practice term, most of its few words in Arbowet 14
+        (AnswerEvidence(0.57, 0.2, 0.44, 0.0, 0.0, 0.2, 4, 1, False), True),
+        # asked like a judged question the corpus cannot answer, in other words than the law's
+        (AnswerEvidence(0.3, 0.3, 0.3, 0.85, 0.0, 0.3, 10, 0, False), False),
+        # nothing close: few of its words, far from every judged question, no vote
+        (AnswerEvidence(0.2, 0.25, 0.15, 0.15, 0.0, 0.2, 15, 0, False), False),
     ],
 )
-def test_it_answers_a_few_words_in_practice_terms(settings, coverage, words, practice_terms, unanswerable, answers):
-    settings.ANSWER_MIN_COVERAGE, settings.ANSWER_MIN_SIMILARITY = 0.8, 0.24
-    passage = CitedChunk(1, "Arbeidsomstandighedenwet", "Arbowet", "Artikel 14", "", 0.2, "bedrijfsarts", "14", False)
-    retrieval = PassageRetrieval(
-        passages=[passage], best_coverage=coverage, best_similarity=0.2, closeness=QuestionCloseness(answered=0.44, unanswerable=unanswerable),
-        question_words=words, practice_terms=practice_terms,
-    )
-    assert retrieval.answers_question is answers
+def test_it_answers_when_the_fitted_model_is_confident_enough(settings, evidence, answers):
+    settings.ANSWER_MIN_CONFIDENCE = 0.5
+    assert _retrieval(evidence).answers_question is answers
+
+
+def test_it_never_answers_a_question_on_a_subject_or_regulation_the_corpus_lacks_however_confident(settings):
+    settings.ANSWER_MIN_CONFIDENCE = 0.5
+    confident = AnswerEvidence(1.0, 0.6, 0.9, 0.0, 1.0, 0.6, 4, 1, False)
+    assert _retrieval(confident).answers_question
+    assert not _retrieval(confident, uncovered_topics=["vakantiedagen en vakantiegeld"]).answers_question
+    assert not _retrieval(confident, unheld_regulations=["Burgerlijk Wetboek"]).answers_question
+
+
+@pytest.mark.parametrize(
+    ("more", "less", "why"),
+    [
+        (AnswerEvidence(0.5, 0.3, 0.4, 0.2, 1.0, 0.3, 10, 0, False), AnswerEvidence(0.5, 0.3, 0.4, 0.2, 0.0, 0.3, 10, 0, False), "the judged questions vouch for a best passage"),
+        (AnswerEvidence(0.5, 0.3, 0.4, 0.2, 0.0, 0.3, 10, 0, False), AnswerEvidence(0.5, 0.3, 0.4, 0.7, 0.0, 0.3, 10, 0, False), "less like an unanswerable judged question"),
+        (AnswerEvidence(0.9, 0.3, 0.4, 0.2, 0.0, 0.3, 10, 0, False), AnswerEvidence(0.3, 0.3, 0.4, 0.2, 0.0, 0.3, 10, 0, False), "more of its words in one passage"),
+        (AnswerEvidence(0.5, 0.5, 0.4, 0.2, 0.0, 0.3, 10, 0, False), AnswerEvidence(0.5, 0.2, 0.4, 0.2, 0.0, 0.3, 10, 0, False), "a passage closer in meaning"),
+    ],
+)
+def test_it_grows_more_confident_with_each_kind_of_evidence_that_the_corpus_answers(more, less, why):
+    assert FITTED_ABSTENTION.confidence(more) > FITTED_ABSTENTION.confidence(less), why
+
+
+def test_it_keeps_silent_more_often_when_an_admin_asks_for_more_confidence(settings):
+    borderline = AnswerEvidence(0.57, 0.2, 0.2, 0.0, 0.0, 0.2, 4, 0, False)
+    settings.ANSWER_MIN_CONFIDENCE = 0.5
+    assert _retrieval(borderline).answers_question
+    settings.ANSWER_MIN_CONFIDENCE = 0.8
+    assert not _retrieval(borderline).answers_question
 
 
 @pytest.mark.django_db
