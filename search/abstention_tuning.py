@@ -27,6 +27,10 @@ THRESHOLDS = tuple(round(0.2 + 0.05 * step, 2) for step in range(11))  # 0.2 …
 SILENT_COST = 1.5
 
 
+class AbstentionTuningError(Exception):
+    """The judged questions give nothing to fit on (a Dutch message for the command line)."""
+
+
 @dataclass
 class QuestionEvidence:
     source: str
@@ -86,6 +90,8 @@ def evidence_collect(questions: Sequence[JudgedQuestion]) -> list[QuestionEviden
 def model_fit(rows: Sequence[QuestionEvidence]) -> AbstentionModel:
     """Logistic regression on standardised terms, the threshold with the fewest mistakes folded into the bias."""
     usable = [row for row in rows if row.evidence is not None]
+    if not usable:
+        raise AbstentionTuningError("Geen enkele beoordeelde vraag vond passages: er is niets om op te fitten. Is het corpus ingelezen?")
     terms = np.array([row.evidence.terms() for row in usable])
     labels = np.array([1.0 if row.answerable else 0.0 for row in usable])
     means, scales = terms.mean(axis=0), terms.std(axis=0)

@@ -5,7 +5,7 @@ import json
 import pytest
 from django.core.management import call_command
 
-from search.abstention_tuning import QuestionEvidence, mistakes_count, model_fit
+from search.abstention_tuning import AbstentionTuningError, QuestionEvidence, mistakes_count, model_fit
 from search.pipeline.abstention import FITTED, TERM_NAMES, AbstentionModel, AnswerEvidence
 
 
@@ -61,3 +61,8 @@ def test_it_refuses_to_tune_without_unanswerable_questions_with_a_dutch_message(
     other.write_text(json.dumps({"id": "y", "query": "pauze beeldscherm", "expect": [{"doc": "X", "art": ["1"]}]}), encoding="utf-8")
     with pytest.raises(Exception, match="beantwoordbare én onbeantwoordbare"):
         call_command("tune_abstention", "--questions", str(only), "--questions", str(other))
+
+
+def test_it_refuses_to_fit_when_no_judged_question_found_any_passage():
+    with pytest.raises(AbstentionTuningError, match="niets om op te fitten"):
+        model_fit([QuestionEvidence("a", True, False, None), QuestionEvidence("b", False, False, None)])

@@ -7,7 +7,7 @@ from pathlib import Path
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
-from search.abstention_tuning import Mistakes, abstention_tune
+from search.abstention_tuning import AbstentionTuningError, Mistakes, abstention_tune
 from search.answer_evaluation import judged_questions_read
 from search.evaluation import EvaluationInputError
 
@@ -42,7 +42,10 @@ class Command(BaseCommand):
             raise CommandError(str(error)) from None
         if len({q.source for q in questions}) < 2 or not any(q.answerable for q in questions) or all(q.answerable for q in questions):
             raise CommandError("Geef minstens twee sets, met beantwoordbare én onbeantwoordbare vragen: elke set wordt een keer weggelaten.")
-        report = abstention_tune(questions)
+        try:
+            report = abstention_tune(questions)
+        except AbstentionTuningError as error:
+            raise CommandError(str(error)) from None
         if options["json"]:
             self.stdout.write(json.dumps({
                 "folds": [{"held_out": f.held_out, "current": asdict(f.current), "fitted": asdict(f.fitted)} for f in report.folds],
