@@ -223,6 +223,8 @@ ORGANISATION_ABSENCE = re.compile(
     r"|verzuim(?:percentage|cijfers?)|verzuim\s+(?:van\s+|is\s+|ligt\s+op\s+)?\d+(?:[.,]\d+)?\s?%"
     r"|\d+(?:[.,]\d+)?\s?(?:%|procent)\s+(?:\w+\s+)?(?:ziekte)?verzuim"
     r"|\bverzuim\b[^.;?!]{0,40}?\b(?:oplopen|oploopt|stijgen|stijgt|toenemen|toeneemt|groeien|groeit)\b"
+    # the separable verbs in a main clause: "langdurig verzuim loopt op", "het verzuim neemt sterk toe"
+    r"|\bverzuim\s+(?:loopt|liep|neemt|nam|gaat|ging)\s+(?:\w+\s+){0,2}?(?:op|toe|omhoog)\b"
     r"|\b(?:een|elke|iedere)\s+zieke\s+\w+|\b(?:over|bij|rond)\s+(?:het\s+|hoe\s+)?ziekmeld\w*|\b(?:veel|steeds meer|meer)\s+ziekmeldingen\b"
     r"|verzuim\s+in\s+(?:ons|onze|de|het|alle)\s+(?:\w+\s+)?(?:bedrijf|organisatie|vestiging\w*|afdeling\w*|teams?|verpleeghuis|school|winkel\w*))",
     re.IGNORECASE,

@@ -240,6 +240,8 @@ INTENTS = [
     ("teamleider ziet dat zijn mensen structureel overwerken", "team"),
     ("Een collega op de IC is plotseling overleden en het hele team is er kapot van", "team"),
     ("veel ziekmeldingen", "organisatie"),
+    ("Reinigingsdienst: langdurig verzuim loopt op door slijtage aan knieën en rug", "organisatie"),  # a separable verb
+    ("Het verzuim neemt sterk toe sinds de fusie", "organisatie"),
     ("Data-analist piekert sinds de reorganisatie en slaapt slecht", "werknemer"),  # one person, by what she does
     ("schulden mdw", "werknemer"),
     ("Op onze basisschool zijn drie leerkrachten uitgevallen, de rest vangt alles op", "team"),
