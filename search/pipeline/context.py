@@ -56,7 +56,9 @@ MAX_ABSENCE_WEEKS = 156
 # volledig", "is na negen maanden verzuim weer volledig aan het werk"): the absence it names is over; the question is about staying at work.
 BACK_AT_WORK = re.compile(
     r"\b(?:is|zijn|sinds\b[^.;?!]{0,15}?|inmiddels|nu(?:\s+(?:al\s+)?\w+\s+(?:dagen|weken|wkn|wk|maanden|maand|mnd))?|alweer|(?:is|zijn)\s+na\b[^.;?!]{0,50}?)\s+(?:weer|terug)\s+(?:volledig\s+|helemaal\s+|fulltime\s+|voltijds?\s+|100\s?%\s+|voor (?:de )?volle? 100\s?%\s+)?(?:aan het werk|aan 't werk|op het werk)\b"
-    r"|\bwerkt\b[^.;?!]{0,50}?\bweer\s+(?:volledig|helemaal|fulltime|voltijds?|al zijn uren|al haar uren|100\s?%)|\b(?:hersteld|beter)\s*gemeld\b",
+    r"|\bwerkt\b[^.;?!]{0,50}?\bweer\s+(?:volledig|helemaal|fulltime|voltijds?|al zijn uren|al haar uren|100\s?%)|\b(?:hersteld|beter)\s*gemeld\b"
+    # a file note's word for it, now: "sinds 3 wk volledig hervat in eigen functie" (not "vorig jaar … en volledig hervat")
+    r"|\b(?:sinds\b[^.;?!]{0,15}?|is|zijn|inmiddels|nu)\s+(?:volledig|helemaal|fulltime|voltijds?|100\s?%)\s+(?:werk\s+)?hervat\b",
     re.IGNORECASE,
 )
 # "Hij is niet ziek, maar zegt dat hij het nog hooguit twee jaar volhoudt": an absence word said to be absent

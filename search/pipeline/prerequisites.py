@@ -33,13 +33,13 @@ OCCASIONS: tuple[tuple[re.Pattern, str, re.Pattern], ...] = tuple(
         (
             r"zwangerschap",
             "een zwangerschap",
-            r"zwanger\w*|bevall\w*|bevallen|borstvoeding|kolven|postpartum|zwangerschap\w*|kinderwens|miskraam|ivf\b",
+            r"zwanger\w*|bevall\w*|bevallen|borstvoeding|kolven|\bkolf\w*|postpartum|zwangerschap\w*|kinderwens|miskraam|ivf\b",
         ),
         (
             r"ongevallenonderzoek",
             "een ongeval of incident",
             r"ongeval\w*|ongeluk\w*|incident\w*|\bgevallen\b|\bval\b|\bviel\b|(?<!hersen)letsel\w*|gewond\w*|verwond\w*|bekneld\w*|snijwond\w*"
-            r"|\bbrand\w*|explosie\w*|aangereden|\bklem\b|prikaccident\w*|calamiteit\w*|bijna[- ]ongeval\w*"
+            r"|\bbrand\w*|explosie\w*|aangereden|\bklem\b|prikaccident\w*|calamiteit\w*|bijna[- ]ongeval\w*|bijna[- ]aanrijding\w*"
             r"|hoe (?:dit|het) (?:heeft )?(?:kon |kunnen )?gebeur\w*|\bgebeurd\b|(?<!ziek )(?<!ziek te )(?<!beter )\bmelden\b|meldplicht\w*|\bkwijt\b|amputat\w*|geamputeerd|gebroken(?!\s+(?:diensten|dienst|nacht\w*|slaap|hart|huwelijk|gezin))|\bbreuk\w*"
             r"|gesneden|verbrand\w*|getroffen|ambulance|eerste hulp|\behbo\b|onveilig\w*|oorzaak"
             r"|met (?:zijn|haar|de) (?:hand|vingers?|arm|voet|been|hoofd) (?:in|tussen|onder|achter)\b|naar (?:het )?ziekenhuis (?:gebracht|vervoerd)|(?:ging|gaat)\s+(?:het\s+)?bijna\s+mis",
@@ -61,7 +61,7 @@ OCCASIONS: tuple[tuple[re.Pattern, str, re.Pattern], ...] = tuple(
             r"^regres$",
             # "Aanrijding met (een) persoon" is how rail staff name a person hit by their train: nobody to claim from.
             "een ander die de schade veroorzaakte",
-            r"regres\w*|aansprakelijk\w*|\bderden?\b(?!\s+(?:keer|maal|jaar|week|dag|ziekmelding))|veroorza\w* door|schuld van|aangereden|aanrijding\w*\b(?!\s+met\s+(?:een\s+)?persoon)"
+            r"regres\w*|aansprakelijk\w*|\bderden?\b(?!\s+(?:keer|maal|jaar|week|dag|ziekmelding))|veroorza\w* door|schuld van|aangereden|(?<!bijna-)(?<!bijna )aanrijding\w*\b(?!\s+met\s+(?:een\s+)?persoon)"
             r"|verkeers(?:ongeval|ongeluk)\w*|auto-?ongeluk\w*|tegenpartij\w*|(?:wa-?|aansprakelijkheids)?verzekeraar\w*\s+van\s+(?:de|die|deze)\b|schadevergoeding\w*|schade\s*(?:claim|verhalen|vergoed)\w*"
             r"|verhal\w*|terug\s*(?:te\s+)?(?:krijgen|vorderen|halen)|terugkrijgen|terugvorderen|kop-staart\w*|whiplash\w*|gebeten|hondenbeet\w*|\bhond\w*"
             r"|door een (?:klant|passagier|patiënt|cliënt|bezoeker|automobilist|fietser|ander)\b",
@@ -95,8 +95,8 @@ OCCASIONS: tuple[tuple[re.Pattern, str, re.Pattern], ...] = tuple(
             rf"|{RELATIVES}\s+met\s+(?:kanker|leukemie|ms|als|parkinson|een hersentumor|een beperking|een handicap|autisme|dementie|alzheimer)\b"
             # "haar partner heeft net de diagnose kanker gekregen", "zijn vader ligt in het ziekenhuis": a possessive,
             # so "een vrouw van 45 met borstkanker" stays the employee
-            rf"|\b(?:zijn|haar|hun|mijn)\s+{RELATIVES}\b[^.;]{{0,50}}?\b(?:kanker|diagnose|ernstig ziek|ongeneeslijk|terminaal"
-            r"|dementie|alzheimer|parkinson|beroerte|hersenbloeding|herseninfarct|hartinfarct|ziekenhuis|opgenomen)\b"
+            rf"|\b(?:zijn|haar|hun|mijn|zn|z'n|d'r)\s+{RELATIVES}\b[^.;]{{0,50}}?\b(?:kanker|diagnose|ernstig ziek|ongeneeslijk|terminaal"
+            r"|dementie|alzheimer|parkinson|beroerte|hersenbloeding|herseninfarct|hartinfarct|ziekenhuis|zkhs?|opgenomen)\b"
             # A file note drops the possessive: "Sergeant, 40, partner ongeneeslijk ziek"; without "man" and "vrouw",
             # which in a note are the employee ("Man, 45, ernstig ziek")
             r"|\b(?:partner|echtgeno\w+|moeder|vader|ouders?|zoon(?:tje)?|dochter(?:tje)?|kind(?:je|eren)?|broer|zus)\s+"

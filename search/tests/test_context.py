@@ -55,6 +55,8 @@ DURATIONS = [
     ("Taxichauffeur, matig NL. Dg 10 ZM lage rug", 1.43, "verzuim", False),
     ("Receptioniste, al 3 dgn ziek", 0.43, "verzuim", False),
     ("Senior adviseur is 'op'. Nog niet ZM en wil dat ook niet", None, "aan het werk", False),
+    ("Teamleider, na depressie (verzuim 9 mnd) sinds 3 wk volledig hervat in eigen functie", None, "aan het werk", False),
+    ("Schoonmaakster, vorig jaar 4 mnd uit, hersteld en volledig hervat. Nu opnieuw 3 weken ziek", 3.0, "verzuim", False),
     ("vrachtwagenchauffeur 20 jr op de weg, rug kan het niet meer aan", None, "onbekend", False),
     ("tijdelijk contract loopt over 3 wkn af en mdw is ziek", None, "verzuim", False),
     ("Hij komt er niet uit met zijn leidinggevende", None, "onbekend", False),

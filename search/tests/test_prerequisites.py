@@ -30,6 +30,9 @@ MONEY = "geldzorgen of schulden"
         ("Buschauffeurs klagen over gebroken diensten en te korte pauzes", []),  # a split shift is no fracture
         ("Sergeant, 40, partner ongeneeslijk ziek, twee kinderen", [CARER]),  # a file note without the possessive
         ("Man, 45, ernstig ziek na een hartinfarct", []),  # in a note "Man" is the employee
+        ("kolfruimte nodig", [PREGNANCY]),
+        ("heftruckchauffeur zn zoontje ligt in zkhs ernstig ziek, hij wil minder uren", [CARER]),  # "zn": zijn
+        ("er was een bijna-aanrijding met een oververmoeide chauffeur", [ACCIDENT]),  # a near miss, nobody to claim from
         ("Beleidsadviseur met een oogziekte verliest steeds meer zicht", []),
         ("Medewerker met niet-aangeboren hersenletsel na een beroerte", []),
         ("Planner maakt fouten maar wil zich niet ziek melden", []),  # reporting sick is no accident report
