@@ -9,7 +9,7 @@ model's on the same sets.
 """
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import astuple, dataclass, field
 
 import numpy as np
 
@@ -55,10 +55,7 @@ class Mistakes:
         return SILENT_COST * self.silent + self.answered
 
     def __add__(self, other: "Mistakes") -> "Mistakes":
-        return Mistakes(*(a + b for a, b in zip(self._values(), other._values(), strict=True)))
-
-    def _values(self) -> tuple[int, int, int, int]:
-        return self.silent, self.answered, self.answerable, self.unanswerable
+        return Mistakes(*(a + b for a, b in zip(astuple(self), astuple(other), strict=True)))
 
 
 @dataclass
@@ -113,10 +110,10 @@ def _shifted(model: AbstentionModel, threshold: float) -> AbstentionModel:
     return AbstentionModel(model.means, model.scales, model.weights, model.bias - logit)
 
 
-def mistakes_count(model: AbstentionModel, rows: Sequence[QuestionEvidence], *, min_confidence: float = 0.5) -> Mistakes:
+def mistakes_count(model: AbstentionModel, rows: Sequence[QuestionEvidence]) -> Mistakes:
     silent = answered = 0
     for row in rows:
-        answers = not row.blocked and row.evidence is not None and model.confidence(row.evidence) >= min_confidence
+        answers = not row.blocked and row.evidence is not None and model.confidence(row.evidence) >= 0.5
         silent += row.answerable and not answers
         answered += (not row.answerable) and answers
     answerable = sum(1 for row in rows if row.answerable)
