@@ -10,6 +10,7 @@ import re
 from dataclasses import asdict, dataclass, field
 
 from search.pipeline.body_regions import body_regions_named
+from search.pipeline.conflict import conflict_escalated
 from search.pipeline.budget import budget_from_field, budget_from_text, format_eur
 from search.pipeline.prerequisites import RELATIVES, occasions_named
 from search.pipeline.tried_interventions import interventions_tried
@@ -30,7 +31,7 @@ _DURATION = re.compile(
 )
 _HALF_YEAR = re.compile(r"\b(?:een\s+)?half\s+jaar\b", re.IGNORECASE)
 ABSENCE_CUES = re.compile(
-    r"\b(ziek(?!enhuis|enfonds)\w*|zm|verzuim(?!protocol|beleid|regel|reglement|training|cijfer|percentage|registratie|aanpak|management|coach)\w*|thuis|uitgevallen|uitval|afwezig|arbeidsongeschikt\w*|uit de running|uit de roulatie|niet (?:meer )?(?:aan het )?werk(?:en)?|niet (?:meer )?gewerkt"
+    r"\b(ziek(?!enhuis|enfonds)\w*|zm|verzuim(?!protocol|beleid|regel|reglement|training|cijfer|percentage|registratie|aanpak|management|coach)\w*|thuis|uitgevallen|uitval|afwezig|arbeidsongeschikt\w*|uit de running|uit de roulatie|niet (?:meer )?(?:aan het )?werk(?:en)?|niet (?:meer )?gewerkt|werkt (?:nog )?(?:niets|helemaal niet|geen uur)"
     r"|gestopt met werken|ao|(?:dagen|weken|wkn|maanden|mnd|maand|week) uit (?:met|door|vanwege|ivm|wegens))\b",
     re.IGNORECASE,
 )
@@ -43,7 +44,7 @@ NOT_ABSENCE_AFTER = re.compile(
     r"^\s*(per\b|bij ons|in dienst|oud\b|(?:geleden|terug)(?!\s+(?:ziek\s*gemeld|ziekgemeld|uitgevallen))|contract|werkervaring|jarig)", re.IGNORECASE
 )
 WORKING_CUES = re.compile(
-    r"\b(werkt nog|nog aan het werk|nog aan 't werk|aan het werk|werkt (?:door|met pijn|nog maar)|nog niet (?:ziek|uitgevallen|zm)|niet ziek|geen zm"
+    r"\b(werkt nog(?!\s+(?:niets|niet|geen|helemaal niet)\b)|nog aan het werk|nog aan 't werk|aan het werk|werkt (?:door|met pijn|nog maar)|nog niet (?:ziek|uitgevallen|zm)|niet ziek|geen zm"
     r"|(?:nog )?niemand (?:is )?(?:nog )?(?:ziek|uitgevallen)|(?:nog )?geen (?:verzuim|ziekteverzuim|ziekmelding|uitval)\b|dreigt uit te vallen|dreigend\w* (?:verzuim|uitval|ziekteverzuim)"
     r"|werkt (?:weer|gewoon|nog steeds)|blijven werken|is\b[^.;?!]{0,15}?\bterug (?:op|in|bij|aan)"
     r"|loopt op zijn tandvlees|loopt op haar tandvlees)\b",
@@ -58,7 +59,9 @@ BACK_AT_WORK = re.compile(
     r"\b(?:is|zijn|sinds\b[^.;?!]{0,15}?|inmiddels|nu(?:\s+(?:al\s+)?\w+\s+(?:dagen|weken|wkn|wk|maanden|maand|mnd))?|alweer|(?:is|zijn)\s+na\b[^.;?!]{0,50}?)\s+(?:weer|terug)\s+(?:volledig\s+|helemaal\s+|fulltime\s+|voltijds?\s+|100\s?%\s+|voor (?:de )?volle? 100\s?%\s+)?(?:aan het werk|aan 't werk|op het werk)\b"
     r"|\bwerkt\b[^.;?!]{0,50}?\bweer\s+(?:volledig|helemaal|fulltime|voltijds?|al zijn uren|al haar uren|100\s?%)|\b(?:hersteld|beter)\s*gemeld\b"
     # a file note's word for it, now: "sinds 3 wk volledig hervat in eigen functie" (not "vorig jaar … en volledig hervat")
-    r"|\b(?:sinds\b[^.;?!]{0,15}?|is|zijn|inmiddels|nu)\s+(?:volledig|helemaal|fulltime|voltijds?|100\s?%)\s+(?:werk\s+)?hervat\b",
+    r"|\b(?:sinds\b[^.;?!]{0,15}?|is|zijn|inmiddels|nu)\s+(?:volledig|helemaal|fulltime|voltijds?|100\s?%)\s+(?:werk\s+)?hervat\b"
+    # just back: "is net terug na drie weken griep", "is sinds kort terug van zijn ziekteverlof"
+    r"|\b(?:is|zijn)\s+(?:net|pas|sinds kort|onlangs|kortgeleden)\s+(?:weer\s+)?terug\s+(?:na|van|op|in|aan|bij)\b",
     re.IGNORECASE,
 )
 # "Hij is niet ziek, maar zegt dat hij het nog hooguit twee jaar volhoudt": an absence word said to be absent
@@ -180,7 +183,9 @@ SEVERITY_LOW = re.compile(r"\b(licht\w*|beginnend\w*|af en toe|soms|milde?)\b", 
 ROLE_PATTERNS: tuple[tuple[str, str], ...] = (
     (
         "leidinggevende",
-        r"leidinggevende|manager|management|teamleider|teamleidster|directeur|afdelingshoofd|supervisor|bedrijfsleider|ploegleider|voorman|leiding"
+        r"leidinggevende|manager|management|teamleider|teamleidster|directeur|afdelingshoofd|supervisor|bedrijfsleider|ploegleider|voorman"
+        # "leiding" also ends "begeleiding", "opleiding" and pipes ("waterleiding"): those are no managers
+        r"|(?<!bege)(?<!op)(?<!water)(?<!gas)(?<!zuur)(?<!riool)leiding"
         r"|(?<!de )(?<!andere )\bbestuurder|dga\b|ceo\b|cto\b|cfo\b|gemeentesecretaris|zaakvoerder",
     ),
     ("chauffeur", r"chauffeur|vrachtwagen|heftruck|buschauffeur|koerier|bezorger|taxichauffeur"),
@@ -287,6 +292,7 @@ class SituationContext:
     tried_interventions: list[str] = field(default_factory=list)  # search.pipeline.tried_interventions
     on_site_needed: bool = False  # help must come to the workplace (ON_SITE_CUES): online-only products fit badly
     occasions: list[str] = field(default_factory=list)  # a pregnancy, an accident, a language barrier (search.pipeline.prerequisites)
+    conflict_escalated: bool = False  # lawyers, a failed mediation, both sides want to part (search.pipeline.conflict)
 
     def as_dict(self) -> dict:
         return asdict(self)
@@ -444,6 +450,7 @@ def context_extract(text: str, *, role: str = "", sector: str = "", duration: st
     context.tried_interventions = interventions_tried(text)
     context.on_site_needed = bool(ON_SITE_CUES.search(text))
     context.occasions = occasions_named(text)
+    context.conflict_escalated = conflict_escalated(text)
     weeks = parse_duration_field(duration) if duration else None
     if weeks is None:
         weeks = _absence_duration(with_negations)

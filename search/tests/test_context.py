@@ -70,6 +70,9 @@ DURATIONS = [
     ("Stukadoor van 56. Hij is niet ziek, maar zegt dat hij het nog hooguit twee jaar volhoudt", None, "aan het werk", False),
     ("Verkoopster met MS werkt hier 3 jaar, is niet ziek gemeld, maar sneller moe", None, "aan het werk", False),
     ("Twee jaar geen verzuim gehad, nu sinds 3 weken ziek met rugklachten", 3.0, "verzuim", False),
+    # "werkt nog niets" is not working; "is net terug na" is back at work.
+    ("BA adviseert begeleiding voor beleidsadviseur, werkt nog niets", None, "verzuim", False),
+    ("Conducteur is net terug na drie weken griep en zit in de put", None, "aan het werk", False),
 ]
 
 
@@ -119,6 +122,8 @@ ROLES = [
     ("Laborant is door een bestelbus aangereden", "", "", "onbekend"),
     ("Buschauffeur met rugpijn", "chauffeur", "transport", "werknemer"),
     ("Onze kok heeft brandwonden", "horecamedewerker", "horeca", "werknemer"),
+    # "leiding" ends "begeleiding" and "opleiding": those name no manager.
+    ("Wie geeft begeleiding aan een medewerker die een opleiding volgt?", "", "", "werknemer"),
 ]
 
 
