@@ -217,8 +217,9 @@ SECTOR_PATTERNS: tuple[tuple[str, str], ...] = (
     ("horeca", r"horeca|restaurant|hotel|kok\b|keuken"),
     ("kantoor", r"kantoor|administratie|klantenservice|callcenter|ict"),
 )
+# "Jurist bij de afdeling Ruimte" names where one person works, not the department as the subject.
 TEAM_SUBJECT = re.compile(
-    r"(\bons (?:hele |voltallige |gehele )?team|\bhet (?:hele |voltallige |gehele )?team|\bteams\b|\b[a-zà-ÿ]{3,}teams?\b|\bafdeling|(?<!zijn )(?<!haar )(?<!hun )collega's|medewerkers\b|\bpersoneel|werknemers\b|\b(?:zijn|haar|mijn|onze) mensen\b"
+    r"(\bons (?:hele |voltallige |gehele )?team|\bhet (?:hele |voltallige |gehele )?team|\bteams\b|\b[a-zà-ÿ]{3,}teams?\b|(?<!\w bij de )(?<!\w van de )\bafdeling|(?<!zijn )(?<!haar )(?<!hun )collega's|medewerkers\b|\bpersoneel|werknemers\b|\b(?:zijn|haar|mijn|onze) mensen\b"
     # a group named by its trade in the plural: "Controleurs in het ov worden …", "onze buschauffeurs"
     r"|^\s*(?!anders\b)[a-zà-ÿ]{3,}(?:ers|eurs|ors|isten|kundigen|nten|krachten|enden)\b|\b(?:onze|alle|veel|de meeste)\s+[a-zà-ÿ]{3,}(?:ers|eurs|ors|isten|kundigen|nten|krachten|enden)\b)",
     re.IGNORECASE,

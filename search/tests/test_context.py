@@ -124,6 +124,8 @@ ROLES = [
     ("Onze kok heeft brandwonden", "horecamedewerker", "horeca", "werknemer"),
     # "leiding" ends "begeleiding" and "opleiding": those name no manager.
     ("Wie geeft begeleiding aan een medewerker die een opleiding volgt?", "", "", "werknemer"),
+    ("Jurist bij de afdeling Ruimte heeft MS, ze wil zoveel mogelijk blijven werken", "", "", "werknemer"),
+    ("Op de afdeling is de werkdruk hoog", "", "", "team"),
 ]
 
 

@@ -6,7 +6,8 @@ Each score is a small rule over product metadata, the situation and the guidelin
   its phase suits the absence (a prevention workshop does little for someone absent for months;
   a 2e-spoor track is meaningless for a prevention question), damped for a product meant for other
   roles and sectors, named after other body regions, already tried according to the situation,
-  delivered online only where help must come on site, or meant for an occasion (a pregnancy, an
+  delivered online only where help must come on site, meant for a conflict before it escalated
+  where it has (search.pipeline.conflict), or meant for an occasion (a pregnancy, an
   accident) the situation does not name;
 - fit: who it is for (employee, manager, team, organisation) against who the question is about,
   the role and sector tags, the absence window and home-working constraints;
@@ -18,6 +19,7 @@ import math
 
 from catalog.models import Audience, Category, Delivery, Phase, Product
 from search.pipeline.body_regions import label_body_regions
+from search.pipeline.conflict import meant_before_escalation
 from search.pipeline.context import SituationContext, catalog_tag_labels, format_weeks
 from search.pipeline.ranking.parameters import AUDIENCE_FIT, DEFAULT, RankingParameters
 from search.pipeline.tried_interventions import repeats_tried
@@ -110,6 +112,11 @@ def delivery_mismatch(product: Product, context: SituationContext, p: RankingPar
     return p.mismatch_online_on_site if context.on_site_needed and product.delivery == Delivery.ONLINE else 1.0
 
 
+def escalation_mismatch(product: Product, context: SituationContext, p: RankingParameters = DEFAULT) -> float:
+    """Impact damping for a product meant for conflicts before escalation, where the conflict has escalated."""
+    return p.mismatch_escalated_conflict if context.conflict_escalated and meant_before_escalation(product) else 1.0
+
+
 def tried_mismatch(product: Product, context: SituationContext, p: RankingParameters = DEFAULT) -> float:
     """Impact damping for a product the situation says was already done or tried without result."""
     return p.already_tried if repeats_tried(product.name, context.tried_interventions) else 1.0
@@ -181,6 +188,7 @@ def rank_criteria(
             * body_region_mismatch(product, context, p)
             * tried_mismatch(product, context, p)
             * delivery_mismatch(product, context, p)
+            * escalation_mismatch(product, context, p)
         )
         impact = impact_saturated(addresses * timing * reach * mismatches, p)
         # Fit, backing and feasibility only count as far as the product addresses this problem at this

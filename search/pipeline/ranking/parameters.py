@@ -127,6 +127,7 @@ class RankingParameters:
     # help, the AD report that is in; search.pipeline.tried_interventions): twelve judged sets mark the repeat
     # "not in the top 3".
     already_tried: float = 0.2
+    mismatch_escalated_conflict: float = 0.4  # impact kept by a product meant for conflicts before escalation once lawyers or parting are in play (search.pipeline.conflict)
     mismatch_online_on_site: float = 0.4  # impact damping for an online-only product where help must come on site (slechtziend, "ter plekke")
     home_worker_online: float = 1.0
     home_worker_hybrid: float = 0.9
