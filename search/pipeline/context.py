@@ -46,7 +46,7 @@ NOT_ABSENCE_AFTER = re.compile(
 WORKING_CUES = re.compile(
     r"\b(werkt nog(?!\s+(?:niets|niet|geen|helemaal niet)\b)|nog aan het werk|nog aan 't werk|aan het werk|werkt (?:door|met pijn|nog maar)|nog niet (?:ziek|uitgevallen|zm)|niet ziek|geen zm"
     r"|(?:nog )?niemand (?:is )?(?:nog )?(?:ziek|uitgevallen)|(?:nog )?geen (?:verzuim|ziekteverzuim|ziekmelding|uitval)\b|dreigt uit te vallen|dreigend\w* (?:verzuim|uitval|ziekteverzuim)"
-    r"|werkt (?:weer|gewoon|nog steeds)|blijven werken|is\b[^.;?!]{0,15}?\bterug (?:op|in|bij|aan)"
+    r"|werkt (?:(?:hij|ze|zij) )?(?:weer|gewoon|nog steeds)|blijven werken|is\b[^.;?!]{0,15}?\bterug (?:op|in|bij|aan)"
     r"|loopt op zijn tandvlees|loopt op haar tandvlees)\b",
     re.IGNORECASE,
 )
@@ -233,6 +233,8 @@ ORGANISATION_ABSENCE = re.compile(
     r"|\bverzuim\b[^.;?!]{0,40}?\b(?:oplopen|oploopt|stijgen|stijgt|toenemen|toeneemt|groeien|groeit)\b"
     # the separable verbs in a main clause: "langdurig verzuim loopt op", "het verzuim neemt sterk toe"
     r"|\bverzuim\s+(?:loopt|liep|neemt|nam|gaat|ging)\s+(?:\w+\s+){0,2}?(?:op|toe|omhoog)\b"
+    # the verb first: "bij onze distributiecentra stijgt het kortdurend verzuim al een jaar"
+    r"|\b(?:stijgt|steeg|groeit|groeide|toeneemt)\s+(?:het\s+)?(?:\w+\s+)?(?:ziekte)?verzuim\b"
     r"|\b(?:een|elke|iedere)\s+zieke\s+\w+|\b(?:over|bij|rond)\s+(?:het\s+|hoe\s+)?ziekmeld\w*|\b(?:veel|steeds meer|meer)\s+ziekmeldingen\b"
     r"|verzuim\s+in\s+(?:ons|onze|de|het|alle)\s+(?:\w+\s+)?(?:bedrijf|organisatie|vestiging\w*|afdeling\w*|teams?|verpleeghuis|school|winkel\w*))",
     re.IGNORECASE,
@@ -477,6 +479,8 @@ def context_extract(text: str, *, role: str = "", sector: str = "", duration: st
     elif frequent and (weeks is None or (weeks < FREQUENT_SPELL_WEEKS and not duration)):
         # "Zes keer ziek gemeld, steeds een of twee dagen": the days are each spell's, not an absence now.
         context.absence_weeks = None
+        if working:  # "… vaak op maandag. Op dit moment werkt ze gewoon"
+            context.absence_status = "aan het werk"
     elif working and weeks is None:
         context.absence_status = "aan het werk"
     elif weeks is not None or (ABSENCE_CUES.search(absence_text) and not working):

@@ -73,6 +73,10 @@ DURATIONS = [
     # "werkt nog niets" is not working; "is net terug na" is back at work.
     ("BA adviseert begeleiding voor beleidsadviseur, werkt nog niets", None, "verzuim", False),
     ("Conducteur is net terug na drie weken griep en zit in de put", None, "aan het werk", False),
+    # The organisation's absence with the verb first is no absence of a year.
+    ("Bij onze distributiecentra stijgt het kortdurend verzuim al een jaar, vooral op maandag", None, "onbekend", False),
+    # Many short absences and working now.
+    ("Zes keer ziek gemeld dit jaar, steeds een of twee dagen. Op dit moment werkt ze gewoon", None, "aan het werk", False),
 ]
 
 
