@@ -189,7 +189,7 @@ ROLE_PATTERNS: tuple[tuple[str, str], ...] = (
         r"|(?<!de )(?<!andere )\bbestuurder|dga\b|ceo\b|cto\b|cfo\b|gemeentesecretaris|zaakvoerder",
     ),
     ("chauffeur", r"chauffeur|vrachtwagen|heftruck|buschauffeur|koerier|bezorger|taxichauffeur"),
-    ("zorgmedewerker", r"verpleegkundige|verzorgende|zorgmedewerker|verpleger|thuiszorg|ziekenhuis|arts\b|artsen\b|doktersassistent"),
+    ("zorgmedewerker", r"verpleegkundige|verzorgende|zorgmedewerker|verpleger|thuiszorg|ziekenhuis|\b(?<!andere )(?<!tweede )(?<!eigen )(?<!nieuwe )arts\b|artsen\b|doktersassistent"),
     ("klantenservice", r"klantenservice|callcenter|klantcontact|servicedesk"),
     ("thuiswerker", r"thuiswerk\w*|vanuit huis|hybride werk"),
     ("kantoorfunctie", r"kantoor\w*|administratie\w*|beeldscherm\w*|laptop|computerwerk|boekhoud\w*"),

@@ -130,6 +130,8 @@ ROLES = [
     ("Wie geeft begeleiding aan een medewerker die een opleiding volgt?", "", "", "werknemer"),
     ("Jurist bij de afdeling Ruimte heeft MS, ze wil zoveel mogelijk blijven werken", "", "", "werknemer"),
     ("Op de afdeling is de werkdruk hoog", "", "", "team"),
+    # "wil een andere arts" is the doctor he sees, not his trade.
+    ("Monteur vertrouwt de bedrijfsarts niet en wil een andere arts", "fysiek zwaar werk", "", "werknemer"),
 ]
 
 
