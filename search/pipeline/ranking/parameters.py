@@ -93,7 +93,7 @@ class RankingParameters:
     # that absence is over; relapse prevention is what fits (two writers keep recovery coaching out there).
     returned_long_absence_product: float = 0.1
     absence_product_min_weeks: float = 2.0  # a window that starts this late marks an absence product
-    prevention_short_absence_product: float = 0.65  # an early-absence product for a prevention question
+    prevention_short_absence_product: float = 0.65  # an early-absence product for a prevention question or someone still at work
     unknown_phase_long_track: float = 0.6  # nothing known about absence: long tracks are less likely to fit
     unknown_phase: float = 0.85  # nothing known about absence: the rest
 
