@@ -108,7 +108,9 @@ PREVENTIVE_CUES = re.compile(
     r"\b(voorkomen|preventie\w*|preventief|voorkomen dat|risico\w*|vitaliteit|fitter|gezonder|bewustwording|ri&e|beleid|opbrandt|opbranden"
     r"|weerbaar\w*|voor(?:te)?bereiden|(?:leren|leert)\s+(?:mee\s+)?omgaan"
     r"|dreigt (?:uit te vallen|ziek te worden|te verzuimen|overspannen te raken|op te branden|vast te lopen)"
-    r"|dreigend\w* (?:verzuim|uitval|ziekteverzuim|burn-?out|overspanning))\b",
+    r"|dreigend\w* (?:verzuim|uitval|ziekteverzuim|burn-?out|overspanning)"
+    # "wil leren haar grenzen aan te geven voordat ze net als haar collega een burn-out krijgt"
+    r"|voordat\s+(?:ze|zij|hij|het|ik|we|iemand)\b[^.;?!]{0,40}?\b(?:burn-?out|overspannen|uitval\w*|uitvalt|ziek wordt|ziek worden|instort\w*|omvalt))\b",
     re.IGNORECASE,
 )
 SHORT_CUES = re.compile(

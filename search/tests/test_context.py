@@ -77,6 +77,8 @@ DURATIONS = [
     ("Bij onze distributiecentra stijgt het kortdurend verzuim al een jaar, vooral op maandag", None, "onbekend", False),
     # Many short absences and working now.
     ("Zes keer ziek gemeld dit jaar, steeds een of twee dagen. Op dit moment werkt ze gewoon", None, "aan het werk", False),
+    # Help before a burn-out is a prevention question.
+    ("Ze is niet ziek, maar wil leren haar grenzen aan te geven voordat ze net als haar collega een burn-out krijgt", None, "aan het werk", True),
 ]
 
 
