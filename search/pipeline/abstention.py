@@ -92,11 +92,6 @@ class AbstentionModel:
 
 
 # Fitted by `manage.py tune_abstention` on all 1,708 judged questions of 28 sets (the values it prints as "fitted on
-# all"). Leave-one-set-out it keeps 11 of 1,250 answerable questions silent and answers 34 of 458 unanswerable ones;
-# the hand-set rule it replaced kept the same 11 silent and answered 45 (docs/measurements.md, seventeenth session).
-# Largest weights: closer to a judged answerable than to a judged unanswerable question, the judged questions'
-# vote for a best passage, and word coverage; the cosine of the best passage counts less than the old rule gave it.
-# Fitted by `manage.py tune_abstention` on all 1,708 judged questions of 28 sets (the values it prints as "fitted on
 # all"). Leave-one-set-out it keeps 11 of 1,250 answerable questions silent and answers 32 of 458 unanswerable ones;
 # the hand-set rule it replaced kept 11 silent and answered 45 (docs/measurements.md, seventeenth session).
 # Largest weights: closer to a judged answerable than to a judged unanswerable question, the judged questions'

@@ -50,7 +50,12 @@ class RankingParameters:
     # own words to the vote. A grid (precedent_weight 0.8/1.1/1.5/2 × topical_lexical 0.5/0.3/0.15),
     # leave-one-set-out over 26 sets, chose 1.5 / 0.3 in every fold (held out 0.860 -> 0.873), which cost
     # the team's 16 dev situations 0.05; 1.1 / 0.3 holds them (0.885, hit@3 1.0) at 0.871 (docs/measurements.md).
-    precedent_weight: float = 1.1  # a unanimous "ideal" vote adds this much to a product's topical match
+    # With 2,800 judged situations by 43 writers as examples (eighteenth session), 1.1/1.4/1.6/1.8/2.2 on the 43
+    # fresh sets: 0.8824/0.8849/0.8844/0.8834/0.8828; choosing on half the writers and measuring on the other
+    # half picks 1.4 in most splits and gains 0.002 held out (positive in 97 % of 400 splits). Short, generic
+    # sets (114 short, 55 + 105 first own, 16 team dev) together 0.857 -> 0.858; the team's dev set alone 0.843
+    # -> 0.828, one situation (a lifestyle programme fourth instead of third).
+    precedent_weight: float = 1.4  # a unanimous "ideal" vote adds this much to a product's topical match
     precedent_neighbours: int = 10  # how many of the closest judged situations vote
     precedent_temperature: float = 0.05  # a situation this much less alike (cosine) than the closest counts e⁻¹ as much
     # One to three words share their few grams with many judged lines, and the single closest should not outvote
