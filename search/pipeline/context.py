@@ -10,8 +10,8 @@ import re
 from dataclasses import asdict, dataclass, field
 
 from search.pipeline.body_regions import body_regions_named
-from search.pipeline.conflict import conflict_escalated
 from search.pipeline.budget import budget_from_field, budget_from_text, format_eur
+from search.pipeline.conflict import conflict_escalated
 from search.pipeline.prerequisites import RELATIVES, occasions_named
 from search.pipeline.tried_interventions import interventions_tried
 
