@@ -449,9 +449,10 @@ def test_it_keeps_silent_more_often_when_an_admin_asks_for_more_confidence(setti
 
 @pytest.mark.django_db
 def test_it_abstains_when_the_closest_judged_question_is_one_the_corpus_cannot_answer(fresh_precedent_index):
-    question = "Hoe lang mag een werknemer met rugklachten achter elkaar tillen?"
+    # (not "Hoe lang mag …": the judged unanswerable "hoe lang mag de proeftijd zijn" is close in letters to that)
+    question = "Hoe vaak mag een werknemer met rugklachten achter elkaar zware dozen tillen?"
     assert passages_retrieve(question).answers_question
-    ReferenceQuestion.objects.create(source="proef", external_id="1", text="Hoe lang mag een werknemer met rugklachten achter elkaar tillen")
+    ReferenceQuestion.objects.create(source="proef", external_id="1", text="Hoe vaak mag een werknemer met rugklachten achter elkaar zware dozen tillen")
     precedents_module._cached.clear()
 
     closer = passages_retrieve(question)
