@@ -22,6 +22,8 @@ import json
 import re
 from pathlib import Path
 
+from lexical.ages import with_ages_spelled
+
 THESAURUS_FILE = Path(__file__).with_name("thesaurus.json")
 LEGAL_TERMS_FILE = Path(__file__).with_name("legal_terms.json")
 
@@ -116,8 +118,9 @@ def domain_entries_named(text: str) -> int:
 
 
 def legal_expansion_terms(text: str) -> list[str]:
-    """The regulations' own words for the practice terms the question mentions."""
-    return list(LEGAL_THESAURUS.additions(text))
+    """The regulations' own words for the practice terms the question mentions (an age it gives counts as its
+    "16-jarige": lexical.ages)."""
+    return list(LEGAL_THESAURUS.additions(with_ages_spelled(text)))
 
 
 def outside_topics_named(text: str) -> list[tuple[str, re.Pattern]]:

@@ -26,6 +26,9 @@ BRIDGES = [
     ("Hoe lang mogen mensen in het koelhuis werken?", "temperatuur"),
     ("werktijden bijhouden verplicht", "deugdelijke"),
     ("Moet ik overstappen op minder agressieve schoonmaakmiddelen?", "arbeidshygiënische"),
+    # an age as people write it counts as its "N-jarige" (lexical.ages)
+    ("ik ben 17 en sta in de afwas, mag dat met die herrie?", "jeugdige"),
+    ("Mag mijn dochter van 13 op zaterdag bij de bakker helpen?", "kinderarbeid"),
 ]
 
 
