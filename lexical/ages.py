@@ -14,19 +14,23 @@ import re
 
 _AGE = r"(1[2-7])"
 # Not an age when a unit follows: "een medewerker van 16 uur per week", "ik ben 14 weken ziek".
+_UNITS = r"%|procent|uur|u\b|weken|week|wk|maanden|maand|dagen|dag|kilo|kg|euro|meter|m\b|minuten|min\b|keer"
+_NOT_A_UNIT_AFTER = rf"(?!\s*(?:{_UNITS}))"
+# After "is" or "ik ben" years can also be years of service: "is 17 jaar bij ons in dienst".
 _NOT_AN_AGE_AFTER = (
-    r"(?!\s*(?:%|procent|uur|u\b|weken|week|wk|maanden|maand|dagen|dag|kilo|kg|euro|meter|m\b|minuten|min\b|keer|"
-    r"jaar\s+(?:in dienst|geleden|werkzaam|bij|ervaring|lang|ziek|in|op|aan|voor|als|gewerkt|werk)\b))"
+    rf"(?!\s*(?:{_UNITS}|jaar\s+(?:in dienst|geleden|werkzaam|bij|ervaring|lang|ziek|in|op|aan|voor|als|gewerkt|werk)\b))"
 )
 _PERSON = (
     r"(?:zoon|zoontje|dochter|dochtertje|neef|neefje|nicht|nichtje|kind|kinderen|jongen|jongetje|meisje|meid|knul|"
-    r"leerling|scholier|stagiair|stagiaire|student|medewerker|medewerkster|werknemer|werkneemster|uitzendkracht|broer|"
-    r"broertje|zus|zusje|buurjongen|buurmeisje|jongere|bijbaner|vakkenvuller|afwasser|bezorger|hulpje|kleinzoon|kleindochter)"
+    r"broer|broertje|zus|zusje|buurjongen|buurmeisje|jongere|bijbaner|vakkenvuller|afwasser|bezorger|kleinzoon|kleindochter|"
+    # also as the head of a compound: "BBL-leerling", "vakantiekracht", "zaterdaghulp", "productiemedewerker"
+    r"\w*(?:leerling|scholier|stagiair|stagiaire|student|medewerker|medewerkster|werknemer|werkneemster|kracht|hulp|hulpje))"
 )
 _AGE_MENTIONS = (
     re.compile(rf"\bik ben (?:pas |net |nog maar )?{_AGE}\b{_NOT_AN_AGE_AFTER}", re.IGNORECASE),
-    # "dochter van 13", "uitzendkracht is 17", "zoon van de buren (16)", "BBL-leerling van 17 jaar"
-    re.compile(rf"\b(?:\w+-)?{_PERSON}\b[^.?!;:]{{0,25}}?(?:\bvan|\bis|\bwordt|\()\s*{_AGE}\b{_NOT_AN_AGE_AFTER}", re.IGNORECASE),
+    # "dochter van 13", "zoon van de buren (16)", "vakantiekracht van 16 jaar", "uitzendkracht is 17"
+    re.compile(rf"\b(?:\w+-)?{_PERSON}\b[^.?!;:]{{0,25}}?(?:\bvan|\()\s*{_AGE}\b{_NOT_A_UNIT_AFTER}", re.IGNORECASE),
+    re.compile(rf"\b(?:\w+-)?{_PERSON}\b[^.?!;:]{{0,25}}?(?:\bis|\bwordt)\s*{_AGE}\b{_NOT_AN_AGE_AFTER}", re.IGNORECASE),
     re.compile(rf"\b{_AGE}[-\s]?jarig", re.IGNORECASE),
     re.compile(rf"\b{_AGE} jaar oud\b", re.IGNORECASE),
 )

@@ -17,6 +17,8 @@ from lexical.ages import ages_named, with_ages_spelled
         ("werknemer (16 jaar) met astma", [16]),
         ("medewerkster van 17 jaar met astma", [17]),
         ("mijn zoon is 15 jaar oud", [15]),
+        ("Een zaterdaghulp van 16 in onze bakkerij", [16]),
+        ("Mag een vakantiekracht van 16 jaar bij ons op de trekker?", [16]),
         # adults, hours, weeks and years of service are no age of a young person
         ("een medewerker van 16 uur per week", []),
         ("ik ben 14 weken ziek", []),

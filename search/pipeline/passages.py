@@ -38,6 +38,7 @@ from search.pipeline.abstention import AnswerEvidence
 from search.pipeline.fusion import reciprocal_rank_fusion
 from search.pipeline.passage_scoring import PassageEvidence, passage_score
 from search.pipeline.precedents import WORD, question_precedents, unanswerable_closeness
+from search.pipeline.protected_groups import named_groups_first
 from search.pipeline.regulations import regulations_not_held
 from search.pipeline.types import CitedChunk
 
@@ -188,7 +189,7 @@ def passages_retrieve(question: str, *, limit: int = RETRIEVE_LIMIT, documents: 
         for entry in considered:
             entry["chosen"] = entry["document_title"] in chosen
         in_order = [p for p in in_order if p.document_title in chosen] + [p for p in in_order if p.document_title not in chosen]
-    passages = _originals_before_summaries(in_order, embedding)
+    passages = named_groups_first(_originals_before_summaries(in_order, embedding), question)
     topics = outside_topics_named(question)
     retrieval = PassageRetrieval(
         passages=passages,
