@@ -528,3 +528,26 @@ def test_it_adds_the_article_the_closest_judged_questions_agree_on_when_retrieva
     assert (ARBOWET_SUMMARY, missed.article) in [(p.document_title, p.article) for p in passages_retrieve(question).best(3)]
     held_out = passages_retrieve(question, held_out_source="proef")
     assert (ARBOWET_SUMMARY, missed.article) not in {(p.document_title, p.article) for p in held_out.passages}
+
+
+@pytest.mark.django_db
+def test_it_leaves_out_a_product_the_judged_situations_keep_out_even_when_few_qualify(settings, fresh_precedent_index):
+    """A product whose impact the judged situations' votes bring to nothing is no recommendation: when
+    fewer than three others qualify, the broad first steps fill the place it would have taken."""
+    settings.SEARCH_SIMILARITY_FLOOR = 0.6
+    settings.SEARCH_WEAK_FLOOR = 0.6
+    settings.SEARCH_LEXICAL_FLOOR = 1000.0
+    query = "Medewerker gokt en heeft daardoor schulden en geldproblemen"
+    before = search_run(SearchRequest(query=query))
+    found = [item for item in before.recommendations if not item.product.is_first_step]
+    assert found and before.note  # few qualify: the first steps complete the advice
+    kept_out = found[0].product
+    for number in range(3):
+        situation = ReferenceSituation.objects.create(source="proef", external_id=str(number), text=query)
+        ReferenceJudgement.objects.create(situation=situation, product=kept_out, grade=-1)
+    precedents_module._cached.clear()  # written in this test's transaction: the cache generation does not move
+    after = search_run(SearchRequest(query=query))
+    names = [item.product.name for item in after.recommendations]
+    assert kept_out.name not in names
+    assert len(names) == len(before.recommendations)
+    assert search_run(SearchRequest(query=query, held_out_source="proef")).recommendations[0].product == before.recommendations[0].product
