@@ -55,6 +55,9 @@ ABSENT_1 = {"absence_weeks": 1.0, "absence_status": "verzuim"}
     ({"phase": Phase.KORT_VERZUIM}, {"preventive": True}, DEFAULT.prevention_short_absence_product),
     # someone still at work without a prevention question: an early-absence product fits as little
     ({"phase": Phase.KORT_VERZUIM, "absence_weeks_max": 6}, {"absence_status": "aan het werk"}, DEFAULT.prevention_short_absence_product),
+    # an early-absence product whose window opens on a day of absence (a home visit, mediation during absence)
+    ({"phase": Phase.KORT_VERZUIM, "absence_weeks_min": 0, "absence_weeks_max": 26}, {"absence_status": "aan het werk"}, DEFAULT.prevention_absence_product),
+    ({"phase": Phase.KORT_VERZUIM, "absence_weeks_min": 1, "absence_weeks_max": 104}, {"preventive": True}, DEFAULT.prevention_absence_product),
     ({"phase": Phase.PREVENTIE, "absence_weeks_max": 26}, {"absence_status": "aan het werk"}, 1.0),
     ({"phase": Phase.PREVENTIE}, {"preventive": True}, 1.0),
     # back at work: a product only for people at work fits; relapse prevention only after an earlier absence;
