@@ -32,7 +32,7 @@ from embeddings.cursor import server_bound_cursor
 from embeddings.selectors import COMMON_SIMILARITY, query_embedding
 from lexical.sql import TERMS_CTE, FieldWeights, bm25_cte, bm25_params
 from lexical.terms import query_terms
-from lexical.thesaurus import legal_expansion_terms, outside_topics_named
+from lexical.thesaurus import domain_entries_named, legal_expansion_terms, outside_topics_named
 from search.pipeline.abstention import FITTED as FITTED_ABSTENTION
 from search.pipeline.abstention import AnswerEvidence
 from search.pipeline.fusion import reciprocal_rank_fusion
@@ -133,6 +133,7 @@ class PassageRetrieval:
     vouched: float = 0.0  # the judged questions' highest vote for the place of one of the best passages
     question_words: int = 0
     practice_terms: int = 0  # entries of lexical/legal_terms.json the question names
+    domain_terms: int = 0  # entries of lexical/thesaurus.json (health and work in everyday words) the question names
 
     @property
     def answers_question(self) -> bool:
@@ -153,6 +154,7 @@ class PassageRetrieval:
             words=self.question_words,
             practice_terms=self.practice_terms,
             covered_topic=bool(self.covered_topics),
+            domain_terms=self.domain_terms,
         )
 
     def best(self, count: int) -> list[CitedChunk]:
@@ -202,6 +204,7 @@ def passages_retrieve(question: str, *, limit: int = RETRIEVE_LIMIT, documents: 
         closeness=QuestionCloseness(candidates.closest_answered, unanswerable_closeness(question, held_out_source=held_out_source)),
         question_words=len(WORD.findall(question)),
         practice_terms=len(legal_expansion_terms(question)),
+        domain_terms=domain_entries_named(question),
     )
     retrieval.vouched = max((_place_vote(candidates.votes, p) for p in retrieval.best(VOUCHED_PASSAGES)), default=0.0)
     return retrieval

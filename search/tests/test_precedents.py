@@ -394,7 +394,8 @@ def _retrieval(evidence: AnswerEvidence, **blocked) -> PassageRetrieval:
     return PassageRetrieval(
         passages=[passage], best_coverage=evidence.coverage, best_similarity=evidence.similarity,
         closeness=QuestionCloseness(answered=evidence.answered_closeness, unanswerable=evidence.unanswerable_closeness),
-        vouched=evidence.vouched, question_words=evidence.words, practice_terms=evidence.practice_terms, **blocked,
+        vouched=evidence.vouched, question_words=evidence.words, practice_terms=evidence.practice_terms,
+        domain_terms=evidence.domain_terms, **blocked,
     )
 
 
@@ -439,8 +440,17 @@ def test_it_grows_more_confident_with_each_kind_of_evidence_that_the_corpus_answ
     assert FITTED_ABSTENTION.confidence(more) > FITTED_ABSTENTION.confidence(less), why
 
 
+def test_it_is_less_sure_of_a_search_box_question_that_names_nothing_of_work_or_health():
+    """"douche ontkalken": a few words, no practice term and no entry of the catalog thesaurus."""
+    everyday = AnswerEvidence(0.57, 0.2, 0.2, 0.0, 0.0, 0.2, 4, 0, False, domain_terms=0)
+    at_work = AnswerEvidence(0.57, 0.2, 0.2, 0.0, 0.0, 0.2, 4, 0, False, domain_terms=1)
+    longer = AnswerEvidence(0.57, 0.2, 0.2, 0.0, 0.0, 0.2, 12, 0, False, domain_terms=0)
+    assert FITTED_ABSTENTION.confidence(everyday) < 0.5 < FITTED_ABSTENTION.confidence(at_work)
+    assert everyday.terms()[-1] == 1.0 and longer.terms()[-1] == 0.0  # only search-box questions
+
+
 def test_it_keeps_silent_more_often_when_an_admin_asks_for_more_confidence(settings):
-    borderline = AnswerEvidence(0.57, 0.2, 0.2, 0.0, 0.0, 0.2, 4, 0, False)
+    borderline = AnswerEvidence(0.57, 0.2, 0.2, 0.0, 0.0, 0.2, 4, 0, False, domain_terms=1)
     settings.ANSWER_MIN_CONFIDENCE = 0.5
     assert _retrieval(borderline).answers_question
     settings.ANSWER_MIN_CONFIDENCE = 0.8
