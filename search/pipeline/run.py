@@ -159,9 +159,10 @@ def search_run(request: SearchRequest, *, params: RankingParameters | None = Non
     strong = [item for item in scored if request.mode == "vector" or item.product.id in strong_ids]
     if request.mode == "two-stage":
         # A product made for an occasion the situation does not name (a pregnancy, a liable other party, a
-        # death) never qualifies, however few others do: broad first steps take its place. Nor does one whose
-        # impact the judged situations' votes bring to nothing ("Vroegconsult fysiotherapie" at 12 weeks):
-        # over 45 judged sets that took 3 forbidden products out of a top 3 and one acceptable one (README).
+        # death) never qualifies, however few others do: broad first steps take its place. Nor does one with no
+        # impact at all, in practice one the judged situations' votes brought to nothing ("Vroegconsult
+        # fysiotherapie" at 12 weeks): over 45 judged sets that took 3 forbidden products out of a top 3 and one
+        # acceptable one (README).
         qualifying = [item for item in strong if not missing_occasion(item.product.name, context.occasions) and item.scores["impact"] > 0]
         strong_count -= len(strong) - len(qualifying)
         strong = qualifying
