@@ -70,7 +70,6 @@ class AnswerEvidence:
             and self.vouched < WEAK_SEARCH_BOX_VOUCHED
         )
 
-
     def _search_box_outside_domain(self) -> bool:
         """A few words naming nothing of work or health in the words of either list: "douche ontkalken",
         "trapladder aanbieding". 52 answerable and 80 unanswerable judged questions look like this; as a term

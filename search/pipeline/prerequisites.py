@@ -26,13 +26,15 @@ import re
 # A close relative as situations name one: whom an employee cares for, or who is ill (search.pipeline.context).
 RELATIVES = r"(?:partner|vrouw|man|echtgeno\w+|moeder|vader|ouders?|kind\w*|zoon\w*|dochter\w*|broer|zus|schoon(?:moeder|vader|ouders?|zoon|dochter|zus|broer)|oma|opa)"
 
+PREGNANCY = "een zwangerschap"  # the occasion label that also says a law question is about pregnant workers
+
 # (how a product's name names it, the occasion as the reasoning says it, how a situation names the occasion)
 OCCASIONS: tuple[tuple[re.Pattern, str, re.Pattern], ...] = tuple(
     (re.compile(product, re.IGNORECASE), label, re.compile(occasion, re.IGNORECASE))
     for product, label, occasion in (
         (
             r"zwangerschap",
-            "een zwangerschap",
+            PREGNANCY,
             r"zwanger\w*|bevall\w*|bevallen|borstvoeding|kolven|\bkolf\w*|postpartum|zwangerschap\w*|kinderwens|miskraam|ivf\b",
         ),
         (
@@ -121,7 +123,7 @@ def product_occasions(name: str) -> tuple[str, ...]:
 # rouw, overlijden), matched as thesaurus words are. Only for occasions that almost always mean their
 # product; an accident or a liable party is named in many situations that need neither product.
 OCCASION_WORDS = {
-    "een zwangerschap": "zwangerschap zwanger",
+    PREGNANCY: "zwangerschap zwanger",
     "een taalbarrière": "taalbarrière tolk",
     "de overgang": "overgang overgangsklachten",
     "een overlijden of verlies": "rouw overlijden verlies",

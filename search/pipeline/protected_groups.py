@@ -15,6 +15,7 @@ and one of 503 unanswerable questions is answered that was not (docs/measurement
 import re
 
 from lexical.ages import ages_named
+from search.pipeline.prerequisites import PREGNANCY, occasions_named
 from search.pipeline.types import CitedChunk
 
 # Where a passage's document title or section path names the group (the regulations' own headings).
@@ -22,12 +23,9 @@ _PASSAGE_GROUPS = {
     "zwanger": re.compile(r"zwanger|lactatie|bevallen|vrouwelijke werknemers", re.IGNORECASE),
     "jong": re.compile(r"jeugdig|kinderarbeid", re.IGNORECASE),
 }
-# How a question names the group.
+# How a question names the group, past how a situation names a pregnancy (search.pipeline.prerequisites) and an age.
 _QUESTION_GROUPS = {
-    "zwanger": re.compile(
-        r"zwanger|lactatie|borstvoeding|\bkolf|\bkolv|bevall|in verwachting|ongeboren|moederschap|miskraam|postpartum|zogend|kraam",
-        re.IGNORECASE,
-    ),
+    "zwanger": re.compile(r"lactatie|in verwachting|ongeboren|moederschap|zogend|kraam", re.IGNORECASE),
     "jong": re.compile(
         r"jeugdig|\bjonger(?:e|en)?\b|minderjarig|\bkind\b|kinderen|kinderarbeid|scholier|leerling|stagiair|bijbaan|vakantiewerk|"
         r"vakantiebaan|vakantiekracht|zaterdagbaan|zaterdaghulp|onder de 1[68]|jonger dan 1[68]",
@@ -39,6 +37,8 @@ _QUESTION_GROUPS = {
 def groups_named(question: str) -> frozenset[str]:
     """The protected groups a question is about ("zwanger", "jong")."""
     named = {group for group, pattern in _QUESTION_GROUPS.items() if pattern.search(question)}
+    if PREGNANCY in occasions_named(question):
+        named.add("zwanger")
     if ages_named(question):
         named.add("jong")
     return frozenset(named)
@@ -53,8 +53,4 @@ def passage_groups(passage: CitedChunk) -> frozenset[str]:
 def named_groups_first(passages: list[CitedChunk], question: str) -> list[CitedChunk]:
     """The passages in their order, except that those for a group the question does not name go last."""
     named = groups_named(question)
-    for_others = [p for p in passages if (groups := passage_groups(p)) and not groups & named]
-    if not for_others:
-        return passages
-    moved = {id(p) for p in for_others}
-    return [p for p in passages if id(p) not in moved] + for_others
+    return sorted(passages, key=lambda p: bool((groups := passage_groups(p)) and not groups & named))  # stable
