@@ -9,40 +9,20 @@ import functools
 import re
 from dataclasses import asdict, dataclass, field
 
+from search.pipeline.absence_duration import (
+    ABSENCE_CUES,
+    NEGATED_ABSENCE,
+    absence_duration,
+    absence_week,
+    format_weeks,
+    parse_duration_field,
+)
 from search.pipeline.body_regions import body_regions_named
 from search.pipeline.budget import budget_from_field, budget_from_text, format_eur
 from search.pipeline.conflict import conflict_escalated
 from search.pipeline.prerequisites import RELATIVES, occasions_named
 from search.pipeline.tried_interventions import interventions_tried
 
-NUMBER_WORDS = {
-    "een": 1, "één": 1, "twee": 2, "drie": 3, "vier": 4, "vijf": 5, "zes": 6, "zeven": 7, "acht": 8,
-    "negen": 9, "tien": 10, "elf": 11, "twaalf": 12, "dertien": 13, "veertien": 14, "vijftien": 15,
-    "zestien": 16, "achttien": 18, "twintig": 20, "anderhalf": 1.5, "anderhalve": 1.5, "paar": 2, "enkele": 3,
-    "half": 0.5, "halve": 0.5,
-}
-UNIT_WEEKS = {"dag": 1 / 7, "dagen": 1 / 7, "week": 1, "weken": 1, "maand": 4.345, "maanden": 4.345, "jaar": 52, "jaren": 52}
-# How specialists abbreviate in a file note: "10 wkn AO", "4 mnd ziek", "2 jr", "3 dgn".
-UNIT_WEEKS |= {"dg": 1 / 7, "dgn": 1 / 7, "wk": 1, "wkn": 1, "mnd": 4.345, "mndn": 4.345, "jr": 52}
-_NUMBER = r"(?P<number>\d+(?:[.,]\d+)?|" + "|".join(sorted(NUMBER_WORDS, key=len, reverse=True)) + r")"
-_DURATION = re.compile(
-    rf"(?:(?P<approx>ruim|bijna|circa|ongeveer|zo'n|meer dan|langer dan|al)\s+)?(?:een\s+)?{_NUMBER}\s*(?P<unit>dagen|dag|dgn|dg|weken|week|wkn|wk|maanden|maand|mndn|mnd|jaren|jaar|jr)\b",
-    re.IGNORECASE,
-)
-_HALF_YEAR = re.compile(r"\b(?:een\s+)?half\s+jaar\b", re.IGNORECASE)
-ABSENCE_CUES = re.compile(
-    r"\b(ziek(?!enhuis|enfonds)\w*|zm|verzuim(?!protocol|beleid|regel|reglement|training|cijfer|percentage|registratie|aanpak|management|coach)\w*|thuis|uitgevallen|uitval|afwezig|arbeidsongeschikt\w*|uit de running|uit de roulatie|niet (?:meer )?(?:aan het )?werk(?:en)?|niet (?:meer )?gewerkt|werkt (?:nog )?(?:niets|helemaal niet|geen uur)"
-    r"|gestopt met werken|ao|(?:dagen|weken|wkn|maanden|mnd|maand|week) uit (?:met|door|vanwege|ivm|wegens))\b",
-    re.IGNORECASE,
-)
-# A duration is not an absence when the words right around it say it is tenure, age, a schedule or the past.
-# "Over drie weken" or "binnen twee weken" is a time ahead; "twee weken geleden ziek gemeld" is when an absence
-# began, "drie maanden terug van uitzending" when something else ended.
-# "De tweede uitval in drie jaar" counts within a window, it is no absence of three years.
-NOT_ABSENCE_BEFORE = re.compile(r"(werkt al|werkt|in dienst|sinds kort in|leeftijd van|\bover|\bbinnen|\bin)\s*$", re.IGNORECASE)
-NOT_ABSENCE_AFTER = re.compile(
-    r"^\s*(per\b|bij ons|in dienst|oud\b|(?:geleden|terug)(?!\s+(?:ziek\s*gemeld|ziekgemeld|uitgevallen))|contract|werkervaring|jarig)", re.IGNORECASE
-)
 WORKING_CUES = re.compile(
     r"\b(werkt nog(?!\s+(?:niets|niet|geen|helemaal niet)\b)|nog aan het werk|nog aan 't werk|aan het werk|werkt (?:door|met pijn|nog maar)|nog niet (?:ziek|uitgevallen|zm)|niet ziek|geen zm"
     r"|(?:nog )?niemand (?:is )?(?:nog )?(?:ziek|uitgevallen)|(?:nog )?geen (?:verzuim|ziekteverzuim|ziekmelding|uitval)\b|dreigt uit te vallen|dreigend\w* (?:verzuim|uitval|ziekteverzuim)"
@@ -50,9 +30,6 @@ WORKING_CUES = re.compile(
     r"|loopt op zijn tandvlees|loopt op haar tandvlees)\b",
     re.IGNORECASE,
 )
-# Longer than this a duration is an age or years of service ("Magazijnmedewerker, 58 jaar, ruim een jaar
-# ziek"), not an absence: after two years the WIA decides, and the third year is a wage sanction at most.
-MAX_ABSENCE_WEEKS = 156
 # Fully back at work after an absence ("sinds 3 weken weer volledig aan het werk", "werkt sinds kort weer
 # volledig", "is na negen maanden verzuim weer volledig aan het werk"): the absence it names is over; the question is about staying at work.
 BACK_AT_WORK = re.compile(
@@ -62,13 +39,6 @@ BACK_AT_WORK = re.compile(
     r"|\b(?:sinds\b[^.;?!]{0,15}?|is|zijn|inmiddels|nu)\s+(?:volledig|helemaal|fulltime|voltijds?|100\s?%)\s+(?:werk\s+)?hervat\b"
     # just back: "is net terug na drie weken griep", "is sinds kort terug van zijn ziekteverlof"
     r"|\b(?:is|zijn)\s+(?:net|pas|sinds kort|onlangs|kortgeleden)\s+(?:weer\s+)?terug\s+(?:na|van|op|in|aan|bij)\b",
-    re.IGNORECASE,
-)
-# "Hij is niet ziek, maar zegt dat hij het nog hooguit twee jaar volhoudt": an absence word said to be absent
-# does not make the duration beside it an absence.
-NEGATED_ABSENCE = re.compile(
-    r"\b(?:(?:is|zijn|was|nog|ook|helemaal|echt)\s+)*(?:niet|nooit|geen|niemand)\s+(?:(?:is|zijn|meer|nog|echt|ook)\s+)*"
-    r"(?:ziek(?:gemeld|te|melding\w*)?|zm|verzuim\w*|ziekteverzuim|uitgevallen|uitval)\b",
     re.IGNORECASE,
 )
 # A relative's illness is not the employee's absence: "zieke partner", "zijn vrouw is ernstig ziek".
@@ -118,18 +88,6 @@ SHORT_CUES = re.compile(
     re.IGNORECASE,
 )
 LONG_CUES = re.compile(r"\b(langdurig\w*|langdurend\w*|lange termijn|langere termijn|lang verzuim|lange tijd ziek|lang ziek|chronisch)\b", re.IGNORECASE)
-# The week of absence as a case file states it ("Wk 38 AO", "week 8 ziekmelding", "Lasser, week 20"), when
-# the text is about an absence or its re-integration steps; not a week ahead ("over/binnen/in week 52").
-ABSENCE_WEEK = re.compile(r"(?<!over )(?<!binnen )\b(?:ziekte|verzuim)?(?:week|wk)\s*(?P<week>\d{1,3})\b(?!\s*(?:weken|wkn|uur|%))", re.IGNORECASE)
-# A claim note counts days the same way: "ZM dg 4", "Dg 10 ZM" (the abbreviation only; "dag 3" is as often a course day).
-ABSENCE_DAY = re.compile(r"\bdg\s*(?P<day>\d{1,3})\b(?!\s*(?:dagen|dgn|uur|%))", re.IGNORECASE)
-CASE_FILE_CUES = re.compile(
-    r"\b(ba|bedrijfsarts|probleemanalyse|pva|plan van aanpak|fml|ad|ad-rapport|arbeidsdeskundig\w*|spoor|eje|eerstejaars\w*"
-    r"|wia\w*|re-?integratie\w*|opbouw\w*|ziekmelding"
-    # "Suppoost, 63, wk 35, heupprothese": the abbreviated week is itself a file note's absence week
-    r"|wk\s*\d{1,3}|dg\s*\d{1,3})\b",
-    re.IGNORECASE,
-)
 # Milestones of the Wet verbetering poortwachter date an absence the text gives no duration for: the
 # first-year evaluation is around week 52, the re-integration report and WIA application around week
 # 91, an imposed wage sanction or a WGA/Ziektewet own-risk question comes after week 104. First match wins.
@@ -336,68 +294,6 @@ class SituationContext:
         return ", ".join(parts)
 
 
-def format_weeks(weeks: float) -> str:
-    if weeks < 1:
-        return f"{max(1, round(weeks * 7))} dagen"
-    if weeks < 13:
-        return f"{round(weeks)} weken"
-    months = round(weeks / 4.345)
-    return f"{months} maanden" if months < 24 else f"{round(weeks / 52, 1):g} jaar"
-
-
-def _absence_duration(text: str) -> float | None:
-    for match in _DURATION.finditer(text):
-        if NOT_ABSENCE_BEFORE.search(text[max(0, match.start() - 20) : match.start()]):
-            continue
-        if NOT_ABSENCE_AFTER.search(text[match.end() : match.end() + 20]):
-            continue
-        if NEGATED_ABSENCE.match(text, match.end() + 1):
-            continue  # "twee jaar geen verzuim gehad"
-        window = NEGATED_ABSENCE.sub(" ", text[max(0, match.start() - 45) : match.end() + 45])
-        if not ABSENCE_CUES.search(window):
-            continue
-        weeks = _weeks(match.group("number"), match.group("unit"))
-        if weeks > MAX_ABSENCE_WEEKS:
-            continue
-        return weeks
-    half_year = _HALF_YEAR.search(text)
-    if half_year and NOT_ABSENCE_BEFORE.search(text[max(0, half_year.start() - 20) : half_year.start()]):
-        half_year = None  # "4x kort ZM in half jaar": the window the spells are counted in
-    if half_year and ABSENCE_CUES.search(NEGATED_ABSENCE.sub(" ", text[max(0, half_year.start() - 45) : half_year.end() + 45])):
-        return 26.0
-    return None
-
-
-def _absence_week(text: str) -> float | None:
-    if not (ABSENCE_CUES.search(text) or CASE_FILE_CUES.search(text)):
-        return None
-    weeks = [float(m.group("week")) for m in ABSENCE_WEEK.finditer(text) if 1 <= int(m.group("week")) <= MAX_ABSENCE_WEEKS]
-    weeks += [round(int(m.group("day")) / 7, 2) for m in ABSENCE_DAY.finditer(text) if 1 <= int(m.group("day")) <= 7 * MAX_ABSENCE_WEEKS]
-    return max(weeks, default=None)
-
-
-def _weeks(number: str, unit: str) -> float:
-    value = NUMBER_WORDS.get(number.lower())
-    if value is None:
-        value = float(number.replace(",", "."))
-    return round(value * UNIT_WEEKS[unit.lower()], 2)
-
-
-def parse_duration_field(value: str) -> float | None:
-    """The verzuimduur form field: '6 weken', '3 maanden', '1 jaar', or a bare number of weeks."""
-    value = value.strip().lower()
-    if not value:
-        return None
-    if re.fullmatch(r"\d+(?:[.,]\d+)?", value):
-        return float(value.replace(",", "."))
-    match = _DURATION.search(value)
-    if match:
-        return _weeks(match.group("number"), match.group("unit"))
-    if _HALF_YEAR.search(value):
-        return 26.0
-    return None
-
-
 COMPOUND_STEM_MIN = 6
 
 
@@ -458,11 +354,11 @@ def context_extract(text: str, *, role: str = "", sector: str = "", duration: st
     context.conflict_escalated = conflict_escalated(text)
     weeks = parse_duration_field(duration) if duration else None
     if weeks is None:
-        weeks = _absence_duration(with_negations)
+        weeks = absence_duration(with_negations)
     if weeks is None:
         milestone = next((milestone for cue, milestone in MILESTONE_WEEKS if cue.search(absence_text)), None)
         # A stated week and a milestone: the later one ("2e spoor pas in wk 70 gestart", now a sanction).
-        weeks = max((w for w in (_absence_week(absence_text), milestone) if w is not None), default=None)
+        weeks = max((w for w in (absence_week(absence_text), milestone) if w is not None), default=None)
     working = bool(WORKING_CUES.search(present))
     frequent = context.absence_pattern == "frequent"
     if weeks is None and SHORT_CUES.search(absence_text) and not frequent:

@@ -13,9 +13,8 @@ from dataclasses import dataclass
 
 from django.conf import settings
 
+from search.pipeline.absence_duration import ABSENCE_CUES, DURATION
 from search.pipeline.context import (
-    _DURATION,
-    ABSENCE_CUES,
     ORGANISATION_SUBJECT,
     ROLE_PATTERNS,
     SECTOR_PATTERNS,
@@ -86,7 +85,7 @@ def llm_facet_queries(query: str) -> list[SubQuery] | None:
 def _facet_of(clause: str) -> str:
     if TEAM_SUBJECT.search(clause) or ORGANISATION_SUBJECT.search(clause):
         return "organisatie"
-    if _DURATION.search(clause) or ABSENCE_CUES.search(clause):
+    if DURATION.search(clause) or ABSENCE_CUES.search(clause):
         return "fase"
     if any(re.search(rf"\b(?:{pattern})", clause, re.IGNORECASE) for _, pattern in ROLE_PATTERNS + SECTOR_PATTERNS):
         return "werk"

@@ -1,6 +1,7 @@
 import pytest
 
-from search.pipeline.context import context_extract, parse_duration_field
+from search.pipeline.absence_duration import parse_duration_field
+from search.pipeline.context import context_extract
 
 # (text, absence weeks or None, absence status, preventive)
 DURATIONS = [
