@@ -4,7 +4,8 @@ import re
 import pytest
 
 from conftest import shared_path
-from lexical.terms import LEGAL_WORDING_WEIGHT, query_terms
+from lexical.compounds import words_of
+from lexical.terms import LEGAL_WORDING_WEIGHT, expansion_scale, query_terms
 from lexical.thesaurus import (
     LEGAL_TERMS_FILE,
     legal_expansion_terms,
@@ -37,13 +38,33 @@ def test_it_adds_the_regulations_wording_for_a_practice_term(question, legal_wor
     terms = query_terms(question, legal=True)
     weights = dict(zip(terms.words, terms.weights))
     owns = dict(zip(terms.words, terms.own))
-    assert weights[legal_word] == LEGAL_WORDING_WEIGHT
+    assert weights[legal_word] == LEGAL_WORDING_WEIGHT * expansion_scale(len(words_of(question)))
     assert owns[legal_word] is False  # never counts as what the specialist typed (coverage, abstention)
 
 
 @pytest.mark.parametrize(("question", "legal_word"), BRIDGES)
 def test_it_keeps_law_wording_out_of_a_product_search(question, legal_word):
     assert legal_word not in query_terms(question).words
+
+
+def test_it_weighs_the_added_words_more_in_a_long_question():
+    """Thirty everyday words must not drown the two that name the subject in the law's words."""
+    short = "Training agressie verplicht?"
+    long = (
+        "Ik sta achter de balie bij een gemeentelijk afvalbrengstation en we krijgen bijna elke dag te maken met "
+        "schreeuwende en dreigende klanten. We hebben nooit een training gehad. Is mijn werkgever verplicht daar iets aan te doen?"
+    )
+    short_terms, long_terms = query_terms(short, legal=True), query_terms(long, legal=True)
+    short_weight = dict(zip(short_terms.words, short_terms.weights))["arbeidsbelasting"]
+    long_weight = dict(zip(long_terms.words, long_terms.weights))["arbeidsbelasting"]
+    assert long_weight > short_weight
+    assert dict(zip(long_terms.words, long_terms.weights))["balie"] == 1.0  # what was typed keeps its weight
+
+
+def test_it_keeps_the_weight_of_added_words_in_a_product_search_whatever_its_length():
+    long = "Medewerker van de balie krijgt bijna elke dag te maken met schreeuwende en dreigende klanten en slaapt slecht " * 2
+    terms = query_terms(long)
+    assert dict(zip(terms.words, terms.weights))["arbeidsbelasting"] <= 0.5
 
 
 def test_it_adds_nothing_for_a_question_without_practice_terms():
