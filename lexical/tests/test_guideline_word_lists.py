@@ -26,6 +26,11 @@ BRIDGES = [
     ("Hoe vaak moeten de hijsstroppen gekeurd worden?", "hefgereedschap"),
     ("Hoe lang mogen mensen in het koelhuis werken?", "temperatuur"),
     ("werktijden bijhouden verplicht", "deugdelijke"),
+    ("Mogen we de termijn voor het plan van aanpak oprekken?", "gemotiveerd"),
+    ("Mag ik weigeren om daar verder te werken zolang de stelling scheef hangt?", "werkonderbreking"),
+    ("Niemand heeft me ooit uitgelegd wat die spullen doen", "onderricht"),
+    ("Ik moet met chloor en ontkalker werken", "etiket"),
+    ("Hoe lang bewaren we de lijst van medewerkers die met tbc-patiënten hebben gewerkt?", "register"),
     ("Moet ik overstappen op minder agressieve schoonmaakmiddelen?", "arbeidshygiënische"),
     # an age as people write it counts as its "N-jarige" (lexical.ages)
     ("ik ben 17 en sta in de afwas, mag dat met die herrie?", "jeugdige"),

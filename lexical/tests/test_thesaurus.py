@@ -124,3 +124,16 @@ def test_it_reads_running_empty_as_fatigue(text, expected):
 def test_it_reads_rude_and_abusive_customers_as_aggression(text, expected):
     assert any("agressie" in added for added in CATALOG_THESAURUS.additions(text)) == expected
 
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("leerkracht raakt aan het eind van de dag haar stem kwijt", True),
+        ("stemklachten leerkracht", True),
+        ("callcenter medewerker met heesheid, logopedie gestart", True),
+        ("de stemming in het team is slecht", False),
+    ],
+)
+def test_it_reads_voice_problems_as_possibly_work_related(text, expected):
+    assert any("beroepsziekte" in added for added in CATALOG_THESAURUS.additions(text)) == expected
