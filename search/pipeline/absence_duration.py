@@ -57,6 +57,17 @@ CASE_FILE_CUES = re.compile(
     r"|wk\s*\d{1,3}|dg\s*\d{1,3})\b",
     re.IGNORECASE,
 )
+# "Drie weken geleden viel hij van de steiger; sindsdien zit hij thuis", "na de overval van 2 maanden geleden
+# nog steeds niet terug": the absence began with an event the text dates, so the event's age is the absence.
+SINCE_DATED_EVENT = re.compile(
+    r"\b(?:sindsdien|sinds die dag|sinds dat moment|vanaf dat moment|vanaf toen)\b[^.;?!]{0,30}?"
+    r"\b(?:thuis|ziek\w*|zm|uitgevallen|afwezig|arbeidsongeschikt|niet (?:meer )?(?:aan het )?werk(?:en|t)?|niet (?:meer )?gewerkt)\b"
+    r"|\bnog (?:steeds|altijd) niet (?:terug|aan het werk|aan 't werk|aan de slag)\b",
+    re.IGNORECASE,
+)
+# How far after "N weken geleden" the words that make it the start of an absence may follow (the same or the next sentence).
+SINCE_EVENT_WINDOW = 120
+AGO = re.compile(r"\s*geleden\b", re.IGNORECASE)  # used with match(text, pos): anchored there
 
 
 def format_weeks(weeks: float) -> str:
@@ -74,6 +85,10 @@ def absence_duration(text: str) -> float | None:
     for match in DURATION.finditer(text):
         if NOT_ABSENCE_BEFORE.search(text[max(0, match.start() - 20) : match.start()]):
             continue
+        if AGO.match(text, match.end()) and SINCE_DATED_EVENT.search(text, match.end(), match.end() + SINCE_EVENT_WINDOW):
+            weeks = weeks_of(match.group("number"), match.group("unit"))
+            if weeks <= MAX_ABSENCE_WEEKS:
+                return weeks
         if NOT_ABSENCE_AFTER.search(text[match.end() : match.end() + 20]):
             continue
         if NEGATED_ABSENCE.match(text, match.end() + 1):

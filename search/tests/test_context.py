@@ -19,6 +19,12 @@ DURATIONS = [
     ("net ziek gemeld met griep", 1.0, "verzuim", False),
     ("langdurig zieke medewerker", 26.0, "verzuim", False),
     ("werkt al 20 jaar bij ons en is sinds 3 weken ziek", 3.0, "verzuim", False),
+    # an event the text dates, and the absence that began with it
+    ("Drie weken geleden viel hij van de steiger; sindsdien zit hij thuis.", 3.0, "verzuim", False),
+    ("Heeft 2 mnd geleden een fietser geraakt, die is overleden. Sindsdien thuis, ziet het steeds voor zich.", 8.69, "verzuim", False),
+    ("Kassamedewerker is na de overval van 2 maanden geleden nog steeds niet terug", 8.69, "verzuim", False),
+    ("Vier maanden geleden is hij bij ons begonnen, sindsdien loopt het stroef", None, "onbekend", False),
+    ("Twee jaar geleden had hij een burn-out, sindsdien gaat het goed. Nu is hij 3 weken ziek.", 3.0, "verzuim", False),
     ("Vrouwelijke medewerker van 52 slaapt slecht", None, "onbekend", False),
     ("Heftruckchauffeur met nekklachten, werkt nog maar met pijn", None, "aan het werk", False),
     ("nog aan het werk, maar loopt op zijn tandvlees", None, "aan het werk", False),
