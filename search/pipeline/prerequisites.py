@@ -10,7 +10,10 @@ over ~1,600 situations of 24 writers, the menopause consultation (29 of 30; kept
 recourse against a liable party (31 of 31; 36), grief counselling (34 of 35; 11) and support for carers
 (28 of 30; 6); without the occasion these four held 45 top-3 places that no writer judged suitable. Over the
 ~2,300 situations of 36 sets, help with financial problems was chosen only where money troubles, a divorce or
-gambling were named (88 of 88).
+gambling were named (88 of 88). Over the 2,940 situations of 50 sets, a home visit to check on a sick employee
+was chosen in 88 of 89 where the text doubts the absence, cannot reach the employee or counts short absences,
+and of the 416 situations that keep it out, 370 name none of these (a whiplash after a traffic accident, a
+franchise owner's absence policy).
 Without its occasion such a product does not qualify at all (search.pipeline.run), however few others do:
 damped to 0.3 of its impact it still filled the third place where only two products matched ("schulden":
 recourse; "echtscheiding": grief counselling), 20 times in judged top 3s, once rightly (an accident the
@@ -87,6 +90,26 @@ OCCASIONS: tuple[tuple[re.Pattern, str, re.Pattern], ...] = tuple(
             r"|\bgeld(?!t\b|en\b|ig\w*)\w*|\brood\s+(?:staan|staat|sta)\b|\bgok\w*|inkomen\w*|\bhuur\w*|rekeningen|afbetal\w*|aflos\w*|lening\w*|armoede"
             r"|krap\s+bij\s+kas|(?:kan|kunnen)\s+(?:\w+\s+)?(?:niet|nauwelijks)\s+rondkomen|betalingsachterstand\w*|achterstand\w*\s+(?:met|in|op)\s+(?:de\s+)?(?:huur|betaling\w*|rekening\w*)"
             r"|hypothe\w*|scheiding\w*|gescheiden|\bex\b",
+        ),
+        (
+            # A check on a sick employee needs a reason: doubt about the absence ("twijfel of hij echt ziek is",
+            # seen at a festival), an employee out of reach ("neemt de telefoon niet op", "reageert nergens op"),
+            # or a pattern of short absences ("zes keer ziek", "steeds op maandag", "frequent kortverzuim").
+            r"lekencontrole|huisbezoek",
+            "twijfel aan de ziekmelding, onbereikbaarheid of vaak kort verzuim",
+            r"telefoo?n\w*\s+(?:\w+\s+){0,3}?niet\s+op|\bneemt\s+(?:\w+\s+){0,3}?niet\s+op|\btel\.?\s+niet\s+op|onbereikba\w*|niet\s+(?:te\s+)?bereik\w*|slecht\s+bereikbaar"
+            r"|reageert\s+(?:\w+\s+){0,4}?(?:niet|nergens|nooit)|geen\s+(?:enkele\s+)?reactie|hoor\w*\s+(?:\w+\s+){0,3}?(?:niks|niets)|geen\s+contact"
+            r"|contact\s+(?:\w+\s+)?verbroken|niet\s+terug\s*(?:belt|gebeld)|belt\s+(?:\w+\s+)?(?:nooit|niet)"
+            r"|twijfel\w*|vertrouw\w*\s+(?:het\s+)?niet|echt\s+ziek|gezien\s+(?:op|bij|in|terwijl)|\bgespot\b|op\s+(?:een\s+)?festival|speelt\s+ziek|simul\w*"
+            r"|niet\s+(?:komt\s+)?opdag\w*|komt\s+(?:\w+\s+)?niet\s+(?:opdagen|op\s+(?:de\s+)?afspraken)|werkt\s+niet\s+mee|afgemeld\s+door|meldt\s+(?:hem|haar)\s+af"
+            r"|huisbezoek\w*|controle\w*|langs\s*gaan|mag\s+ik\s+langs|lekencontrol\w*"
+            r"|frequent\w*|kort\s*(?:durend\s+)?verzuim\w*|kortdurend\w*\s+verzuim"
+            # the weekday as a pattern, not the day of this one absence ("heeft zich maandag ziek gemeld")
+            r"|(?:steeds|vaak|altijd|telkens|elke|iedere|meestal|vooral)\s+(?:\w+\s+){0,2}?(?:op\s+)?(?:de\s+)?(?:maandag|vrijdag)|ziekmelding\w*\s+(?:op\s+)?maandag|na\s+(?:een|het)\s+(?:vrij\s+)?weekend"
+            r"|(?:vaak|vaker|regelmatig|telkens|steeds|alweer)\s+(?:\w+\s+){0,3}?(?:ziek\w*|afwezig\w*|zm)\b"
+            r"|\b(?:twee|drie|vier|vijf|zes|zeven|acht|negen|tien|\d+)\s*(?:x|keer)\s+(?:\w+\s+){0,4}?(?:ziek\w*|zm|kort\w*)"
+            r"|(?:tweede|derde|vierde|vijfde|zesde|zevende|zoveelste|\d+e)\s+(?:keer|ziekmelding\w*|zm|verzuimmelding\w*)"
+            r"|\b(?:[3-9]|\d{2})\s*(?:zm|ziekmeldingen|verzuimmeldingen)\b",
         ),
         (
             r"mantelzorg",
