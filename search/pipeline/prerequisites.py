@@ -66,7 +66,7 @@ OCCASIONS: tuple[tuple[re.Pattern, str, re.Pattern], ...] = tuple(
             r"^regres$",
             # "Aanrijding met (een) persoon" is how rail staff name a person hit by their train: nobody to claim from.
             "een ander die de schade veroorzaakte",
-            r"regres\w*|aansprakelijk\w*|\bderden?\b(?!\s+(?:keer|maal|jaar|week|dag|ziekmelding))|veroorza\w* door|schuld van|aangereden|(?<!bijna-)(?<!bijna )aanrijding\w*\b(?!\s+met\s+(?:een\s+)?persoon)"
+            r"regres\w*|aansprakelijk\w*|(?<!neutrale )(?<!onafhankelijke )(?<!onpartijdige )\bderden?\b(?!\s+(?:keer|maal|jaar|week|dag|ziekmelding))|veroorza\w* door|schuld van|aangereden|(?<!bijna-)(?<!bijna )aanrijding\w*\b(?!\s+met\s+(?:een\s+)?persoon)"
             r"|verkeers(?:ongeval|ongeluk)\w*|auto-?ongeluk\w*|tegenpartij\w*|(?:wa-?|aansprakelijkheids)?verzekeraar\w*\s+van\s+(?:de|die|deze)\b|schadevergoeding\w*|schade\s*(?:claim|verhalen|vergoed)\w*"
             r"|verhal\w*|terug\s*(?:te\s+)?(?:krijgen|vorderen|halen)|terugkrijgen|terugvorderen|kop-staart\w*|whiplash\w*|gebeten|hondenbeet\w*|\bhond\w*"
             r"|door een (?:klant|passagier|patiënt|cliënt|bezoeker|automobilist|fietser|ander)\b",

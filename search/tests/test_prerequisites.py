@@ -27,6 +27,7 @@ CHECK = "twijfel aan de ziekmelding, onbereikbaarheid of vaak kort verzuim"
         ("Accountmanager bij een verzekeraar is overspannen", []),  # the employer, not a liable party's insurer
         ("Machinist had 10 dagen geleden een aanrijding met persoon, slaapt slecht", []),  # a person hit by the train: nobody liable
         ("Koerier na een aanrijding met een vrachtwagen 6 weken thuis", [LIABLE_PARTY]),
+        ("Beiden willen samen verder en zoeken een neutrale derde voor een goed gesprek", []),  # a mediator, nobody liable
         ("Vrachtwagenchauffeur met slaapapneu is overdag doodmoe", []),  # dead tired is no death
         ("Buschauffeurs klagen over gebroken diensten en te korte pauzes", []),  # a split shift is no fracture
         ("Sergeant, 40, partner ongeneeslijk ziek, twee kinderen", [CARER]),  # a file note without the possessive
