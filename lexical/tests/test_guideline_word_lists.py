@@ -102,5 +102,10 @@ def test_it_names_the_subjects_the_corpus_does_not_cover(question, topic):
     assert topic in [named for named, _ in outside_topics_named(question)]
 
 
-def test_it_names_no_outside_subject_in_an_occupational_health_question():
-    assert outside_topics_named("Wanneer moet het plan van aanpak klaar zijn na de probleemanalyse?") == []
+@pytest.mark.parametrize("question", [
+    "Wanneer moet het plan van aanpak klaar zijn na de probleemanalyse?",
+    # working on a shopping Sunday is the Arbeidstijdenwet's Sunday rule (art. 5:6), whatever the shop's hours
+    "verplicht werken op koopzondag",
+])
+def test_it_names_no_outside_subject_in_an_occupational_health_question(question):
+    assert outside_topics_named(question) == []
