@@ -100,7 +100,7 @@ OCCASIONS: tuple[tuple[re.Pattern, str, re.Pattern], ...] = tuple(
             r"telefoo?n\w*\s+(?:\w+\s+){0,3}?niet\s+op|\bneemt\s+(?:\w+\s+){0,3}?niet\s+op|\btel\.?\s+niet\s+op|onbereikba\w*|niet\s+(?:te\s+)?bereik\w*|slecht\s+bereikbaar"
             r"|reageert\s+(?:\w+\s+){0,4}?(?:niet|nergens|nooit)|geen\s+(?:enkele\s+)?reactie|hoor\w*\s+(?:\w+\s+){0,3}?(?:niks|niets)|geen\s+contact"
             r"|contact\s+(?:\w+\s+)?verbroken|niet\s+terug\s*(?:belt|gebeld)|belt\s+(?:\w+\s+)?(?:nooit|niet)"
-            r"|twijfel\w*|vertrouw\w*\s+(?:het\s+)?niet|echt\s+ziek|gezien\s+(?:op|bij|in|terwijl)|\bgespot\b|op\s+(?:een\s+)?festival|speelt\s+ziek|simul\w*"
+            r"|twijfel\w*|vertrouw\w*\s+(?:\w+\s+)?niet\b|wantrouw\w*|echt\s+ziek|gezien\s+(?:op|bij|in|terwijl)|\bgespot\b|op\s+(?:een\s+)?festival|speelt\s+ziek|simul\w*"
             r"|niet\s+(?:komt\s+)?opdag\w*|komt\s+(?:\w+\s+)?niet\s+(?:opdagen|op\s+(?:de\s+)?afspraken)|werkt\s+niet\s+mee|afgemeld\s+door|meldt\s+(?:hem|haar)\s+af"
             r"|huisbezoek\w*|controle\w*|langs\s*gaan|mag\s+ik\s+langs|lekencontrol\w*"
             r"|frequent\w*|kort\s*(?:durend\s+)?verzuim\w*|kortdurend\w*\s+verzuim"

@@ -69,6 +69,7 @@ CHECK = "twijfel aan de ziekmelding, onbereikbaarheid of vaak kort verzuim"
         ("Vertrouwen in de leidinggevende is weg na een conflict", []),
         ("Ziek gemelde medewerker neemt de telefoon niet op en is gezien op een festival", [CHECK]),
         ("Ik twijfel of hij echt ziek is", [CHECK]),
+        ("ziekmelding vertrouw ik niet", [CHECK]),
         ("vakkenvuller alweer 5e ziekmelding dit jaar, steeds op maandag", [CHECK]),
         ("frequent kortverzuim", [CHECK]),
         ("Verkoopster heeft zich maandag ziek gemeld, ze slaapt niet meer", []),  # the day of this absence, no pattern
