@@ -136,6 +136,11 @@ def occasions_named(text: str) -> list[str]:
     return [label for _, label, occasion in OCCASIONS if occasion.search(text)]
 
 
+def occasion_named(text: str, label: str) -> bool:
+    """Whether a text names this one occasion (only its own pattern is tried)."""
+    return any(occasion.search(text) for _, named_label, occasion in OCCASIONS if named_label == label)
+
+
 @functools.lru_cache(maxsize=4096)
 def product_occasions(name: str) -> tuple[str, ...]:
     """The occasions a product's name says it is for ("Zwangerschapsconsult werkplek": a pregnancy)."""

@@ -15,7 +15,7 @@ and one of 503 unanswerable questions is answered that was not (docs/measurement
 import re
 
 from lexical.ages import ages_named
-from search.pipeline.prerequisites import PREGNANCY, occasions_named
+from search.pipeline.prerequisites import PREGNANCY, occasion_named
 from search.pipeline.types import CitedChunk
 
 # Where a passage's document title or section path names the group (the regulations' own headings).
@@ -37,7 +37,7 @@ _QUESTION_GROUPS = {
 def groups_named(question: str) -> frozenset[str]:
     """The protected groups a question is about ("zwanger", "jong")."""
     named = {group for group, pattern in _QUESTION_GROUPS.items() if pattern.search(question)}
-    if PREGNANCY in occasions_named(question):
+    if occasion_named(question, PREGNANCY):
         named.add("zwanger")
     if ages_named(question):
         named.add("jong")
