@@ -73,6 +73,11 @@ CHECK = "twijfel aan de ziekmelding, onbereikbaarheid of vaak kort verzuim"
         ("vakkenvuller alweer 5e ziekmelding dit jaar, steeds op maandag", [CHECK]),
         ("frequent kortverzuim", [CHECK]),
         ("Verkoopster heeft zich maandag ziek gemeld, ze slaapt niet meer", []),  # the day of this absence, no pattern
+        ("Volgens de bedrijfsarts is hij niet echt ziek maar gaat het om het conflict", []),  # a finding, not a doubt
+        ("Metselaar, zijn vrouw is zwanger met complicaties en moet plat liggen", []),  # his wife's pregnancy
+        ("Heftruckchauffeur slaapt slecht sinds zijn zwangere vriendin in het ziekenhuis ligt", []),
+        ("Het gaat om een zwangere vrouw van 30 die in de kassa werkt", [PREGNANCY]),  # the employee herself
+        ("Haar vrouw is net bevallen en zijzelf is nu 12 weken zwanger", [PREGNANCY]),  # both: hers counts
     ],
 )
 def test_it_reads_the_occasions_a_situation_names(text, occasions):
