@@ -69,8 +69,8 @@ _DONE_AFTER = re.compile(
 # werker", "gaat inmiddels naar een fysiotherapeut": the mention right after an ongoing treatment.
 _UNDER_WAY_WITH = re.compile(
     r"\b(?:al|inmiddels|reeds)\b[^.;!?]{0,40}?\b(?:behandeling|gesprekken|sessies|begeleiding|afspraken|loopt|lopen|gaat|gaan)\s+(?:bij|van|met|naar)\s+(?:een\s+|de\s+|het\s+|haar\s+|zijn\s+)?$"
-    # "is in behandeling bij de GGZ": treatment under way, with or without "al"
-    r"|\bin\s+behandeling\s+(?:bij|van)\s+(?:een\s+|de\s+|het\s+)?$"
+    # "is in (onder) behandeling bij de GGZ": treatment under way, with or without "al"
+    r"|\b(?:in|onder)\s+behandeling\s+(?:bij|van)\s+(?:een\s+|de\s+|het\s+)?$"
     # "loopt al bij een psycholoog", "gaat inmiddels een tijdje naar de fysio"
     r"|\b(?:loopt|lopen|gaat|gaan)\s+(?:al|inmiddels|reeds)\s+(?:\w+\s+){0,3}?(?:bij|naar)\s+(?:een\s+|de\s+|het\s+|haar\s+|zijn\s+)?$"
     # "er is al een gesprek geweest onder leiding van een onafhankelijke gespreksbegeleider"

@@ -56,6 +56,7 @@ from search.pipeline.tried_interventions import interventions_tried
         ("vroegconsult psycholoog is al geweest, nu echte behandeling nodig", ["vroegconsult"]),
         ("Hij heeft nooit fysio gehad", []),
         ("Mdw horeca, wk 26, depressie, in behandeling bij de GGZ", ["psycholoog"]),
+        ("Verpleegkundige is onder behandeling bij een psycholoog, maar het schiet niet op", ["psycholoog"]),
         ("De POH-GGZ van de huisarts schiet niet op", ["POH-GGZ"]),  # the GP's nurse, not a GGZ treatment
         ("De werknemer met een fysiek beroep loopt al 6 weken met klachten", []),
         ("nog geen gesprekken bij een psycholoog", []),
