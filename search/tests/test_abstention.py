@@ -1,6 +1,7 @@
 """The abstention model is refitted on judged questions leave-one-set-out, with its threshold folded into the bias."""
 
 import json
+import math
 
 import pytest
 from django.core.management import call_command
@@ -16,6 +17,21 @@ def _row(coverage: float, answerable: bool, *, source: str = "a", blocked: bool 
 def test_it_has_one_weight_standardisation_and_term_per_name():
     assert len(FITTED.weights) == len(FITTED.means) == len(FITTED.scales) == len(TERM_NAMES)
     assert len(AnswerEvidence(0.5, 0.3, 0.4, 0.2, 0.0, 0.3, 8, 0, False).terms()) == len(TERM_NAMES)
+
+
+def test_it_trusts_a_judged_vote_more_when_the_questions_that_cast_it_are_close():
+    far = AnswerEvidence(0.3, 0.3, 0.2, 0.1, 0.9, 0.2, 3, 1, False)
+    near = AnswerEvidence(0.3, 0.3, 0.6, 0.1, 0.9, 0.2, 3, 1, False)
+    without_vote = [AnswerEvidence(0.3, 0.3, closeness, 0.1, 0.0, 0.2, 3, 1, False) for closeness in (0.2, 0.6)]
+    # closeness raises confidence by itself too; with a vote it must raise it more (on the logit scale, where the
+    # model adds its terms)
+    gain_with_vote = _logit(FITTED.confidence(near)) - _logit(FITTED.confidence(far))
+    gain_without_vote = _logit(FITTED.confidence(without_vote[1])) - _logit(FITTED.confidence(without_vote[0]))
+    assert gain_with_vote > gain_without_vote > 0
+
+
+def _logit(p: float) -> float:
+    return math.log(p / (1.0 - p))
 
 
 def test_it_fits_a_model_that_separates_answerable_from_unanswerable_questions_by_their_evidence():
