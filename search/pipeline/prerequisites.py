@@ -44,7 +44,7 @@ OCCASIONS: tuple[tuple[re.Pattern, str, re.Pattern], ...] = tuple(
             r"ongevallenonderzoek",
             "een ongeval of incident",
             r"ongeval\w*|ongeluk\w*|incident\w*|\bgevallen\b|\bval\b|\bviel\b|(?<!hersen)letsel\w*|gewond\w*|verwond\w*|bekneld\w*|snijwond\w*"
-            r"|\bbrand\w*|explosie\w*|aangereden|\bklem\b|prikaccident\w*|calamiteit\w*|bijna[- ]ongeval\w*|bijna[- ]aanrijding\w*"
+            r"|\bbrand(?!weer|wacht|meester|veilig|jes\b)\w*|explosie\w*|aangereden|\bklem\b|prikaccident\w*|calamiteit\w*|bijna[- ]ongeval\w*|bijna[- ]aanrijding\w*"
             r"|hoe (?:dit|het) (?:heeft )?(?:kon |kunnen )?gebeur\w*|\bgebeurd\b|(?<!ziek )(?<!ziek te )(?<!beter )\bmelden\b|meldplicht\w*|\bkwijt\b|amputat\w*|geamputeerd|gebroken(?!\s+(?:diensten|dienst|nacht\w*|slaap|hart|huwelijk|gezin))|\bbreuk\w*"
             r"|gesneden|verbrand\w*|getroffen|ambulance|eerste hulp|\behbo\b|onveilig\w*|oorzaak"
             r"|met (?:zijn|haar|de) (?:hand|vingers?|arm|voet|been|hoofd) (?:in|tussen|onder|achter)\b|naar (?:het )?ziekenhuis (?:gebracht|vervoerd)|(?:ging|gaat)\s+(?:het\s+)?bijna\s+mis",
@@ -75,7 +75,7 @@ OCCASIONS: tuple[tuple[re.Pattern, str, re.Pattern], ...] = tuple(
             r"^rouw",
             "een overlijden of verlies",
             r"\brouw\w*|overl[eij]+d\w*|gestorven|\bsterf\w*|\bsterv\w*|\bverlies\b|verloor|verloren|(?<!met de )\bdood(?!moe|op\b|ziek|gewoon|eng|stil)\w*|dodelijk\w*|begrafenis\w*|uitvaart\w*"
-            r"|weduw\w*|nabestaand\w*|zelfdoding|suïcide|omgekomen|heengegaan|miskraam\w*|doodgeboren"
+            r"|weduw\w*|nabestaand\w*|zelfdoding|zelfmoord\w*|suïcide|van het leven beroofd|uit het leven (?:ge)?stap\w*|einde aan (?:zijn|haar|z'n|zn) leven|omgekomen|heengegaan|miskraam\w*|doodgeboren"
             # "zoon verongelukt met scooter": to die in an accident; the employee who survives one is "een ongeluk gehad"
             r"|verongeluk\w*|om het leven\s+(?:ge)?kom\w*|verdronk\w*|verdronken|doodgereden",
         ),

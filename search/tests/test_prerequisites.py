@@ -74,6 +74,9 @@ CHECK = "twijfel aan de ziekmelding, onbereikbaarheid of vaak kort verzuim"
         ("frequent kortverzuim", [CHECK]),
         ("Verkoopster heeft zich maandag ziek gemeld, ze slaapt niet meer", []),  # the day of this absence, no pattern
         ("Volgens de bedrijfsarts is hij niet echt ziek maar gaat het om het conflict", []),  # a finding, not a doubt
+        ("cocaïnegebruik brandweerman", []),  # a firefighter, not a fire
+        ("Kok liep brandwonden op bij een vetbrand in de keuken", [ACCIDENT]),
+        ("Een collega heeft zich van het leven beroofd", [LOSS]),
         ("Metselaar, zijn vrouw is zwanger met complicaties en moet plat liggen", []),  # his wife's pregnancy
         ("Heftruckchauffeur slaapt slecht sinds zijn zwangere vriendin in het ziekenhuis ligt", []),
         ("Het gaat om een zwangere vrouw van 30 die in de kassa werkt", [PREGNANCY]),  # the employee herself
