@@ -15,7 +15,7 @@ import numpy as np
 
 from search.answer_evaluation import JudgedQuestion
 from search.pipeline.abstention import FITTED, AbstentionModel, AnswerEvidence
-from search.pipeline.passages import passages_retrieve
+from search.pipeline.passages import OUTSIDE_TOPIC_OVERRIDE_CONFIDENCE, passages_retrieve
 
 L2 = 0.1  # chosen leave-one-set-out (0.001 / 0.01 / 0.1: 39 / 38 / 36 mistakes over 1,638 questions, equal costs)
 ITERATIONS = 3000
@@ -35,8 +35,10 @@ class AbstentionTuningError(Exception):
 class QuestionEvidence:
     source: str
     answerable: bool
-    blocked: bool  # a subject outside the corpus or a regulation it does not hold: never answered
+    blocked: bool  # names a regulation the corpus does not hold: never answered
     evidence: AnswerEvidence | None  # None without any passage
+    # names a subject outside the corpus that its best passages do not: answered only when the model is nearly sure
+    outside_topic: bool = False
 
 
 @dataclass(frozen=True)
@@ -79,8 +81,15 @@ def evidence_collect(questions: Sequence[JudgedQuestion]) -> list[QuestionEviden
     collected = []
     for question in questions:
         retrieval = passages_retrieve(question.query, held_out_source=question.source)
-        blocked = bool(retrieval.uncovered_topics or retrieval.unheld_regulations)
-        collected.append(QuestionEvidence(question.source, question.answerable, blocked, retrieval.answer_evidence() if retrieval.passages else None))
+        collected.append(
+            QuestionEvidence(
+                question.source,
+                question.answerable,
+                bool(retrieval.unheld_regulations),
+                retrieval.answer_evidence() if retrieval.passages else None,
+                outside_topic=bool(retrieval.uncovered_topics),
+            )
+        )
     return collected
 
 
@@ -113,7 +122,8 @@ def _shifted(model: AbstentionModel, threshold: float) -> AbstentionModel:
 def mistakes_count(model: AbstentionModel, rows: Sequence[QuestionEvidence]) -> Mistakes:
     silent = answered = 0
     for row in rows:
-        answers = not row.blocked and row.evidence is not None and model.confidence(row.evidence) >= 0.5
+        needed = OUTSIDE_TOPIC_OVERRIDE_CONFIDENCE if row.outside_topic else 0.5
+        answers = not row.blocked and row.evidence is not None and model.confidence(row.evidence) >= needed
         silent += row.answerable and not answers
         answered += (not row.answerable) and answers
     answerable = sum(1 for row in rows if row.answerable)

@@ -8,6 +8,7 @@ from django.core.management import call_command
 
 from search.abstention_tuning import AbstentionTuningError, QuestionEvidence, mistakes_count, model_fit
 from search.pipeline.abstention import FITTED, TERM_NAMES, AbstentionModel, AnswerEvidence
+from search.pipeline.passages import OUTSIDE_TOPIC_OVERRIDE_CONFIDENCE
 
 
 def _row(coverage: float, answerable: bool, *, source: str = "a", blocked: bool = False) -> QuestionEvidence:
@@ -48,6 +49,19 @@ def test_it_counts_a_blocked_question_as_silent_whatever_the_model_says():
     model = model_fit([_row(0.8 + 0.01 * n, True) for n in range(10)] + [_row(0.2 + 0.01 * n, False) for n in range(10)])
     mistakes = mistakes_count(model, rows)
     assert (mistakes.silent, mistakes.answered) == (1, 0)
+
+
+def test_it_answers_a_question_naming_a_subject_outside_the_corpus_only_when_the_model_is_nearly_sure():
+    model = model_fit([_row(0.6 + 0.02 * n, True) for n in range(10)] + [_row(0.2 + 0.02 * n, False) for n in range(10)])
+    fairly_sure, nearly_sure = (
+        next(row for row in (_row(c / 100, True) for c in range(0, 101)) if model.confidence(row.evidence) >= level)
+        for level in (0.6, OUTSIDE_TOPIC_OVERRIDE_CONFIDENCE)
+    )
+    assert model.confidence(fairly_sure.evidence) < OUTSIDE_TOPIC_OVERRIDE_CONFIDENCE
+    for row in (fairly_sure, nearly_sure):
+        row.outside_topic = True
+    assert mistakes_count(model, [fairly_sure]).silent == 1
+    assert mistakes_count(model, [nearly_sure]).silent == 0
 
 
 @pytest.mark.django_db

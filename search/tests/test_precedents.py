@@ -19,8 +19,8 @@ from search.pipeline import precedents as precedents_module
 from search.pipeline.context import SituationContext
 from search.pipeline.generation import cache_generation
 from search.pipeline.abstention import FITTED as FITTED_ABSTENTION
-from search.pipeline.abstention import AnswerEvidence
-from search.pipeline.passages import PassageRetrieval, QuestionCloseness, passages_retrieve
+from search.pipeline.abstention import TERM_NAMES, AnswerEvidence
+from search.pipeline.passages import OUTSIDE_TOPIC_OVERRIDE_CONFIDENCE, PassageRetrieval, QuestionCloseness, passages_retrieve
 from search.pipeline.precedents import (
     PrecedentIndex,
     _occasion_missing,
@@ -419,12 +419,22 @@ def test_it_answers_when_the_fitted_model_is_confident_enough(settings, evidence
     assert _retrieval(evidence).answers_question is answers
 
 
-def test_it_never_answers_a_question_on_a_subject_or_regulation_the_corpus_lacks_however_confident(settings):
+def test_it_never_answers_a_question_on_a_regulation_the_corpus_lacks_however_confident(settings):
     settings.ANSWER_MIN_CONFIDENCE = 0.5
     confident = AnswerEvidence(1.0, 0.6, 0.9, 0.0, 1.0, 0.6, 4, 1, False)
     assert _retrieval(confident).answers_question
-    assert not _retrieval(confident, uncovered_topics=["vakantiedagen en vakantiegeld"]).answers_question
     assert not _retrieval(confident, unheld_regulations=["Burgerlijk Wetboek"]).answers_question
+
+
+def test_it_answers_a_question_that_names_a_subject_outside_the_corpus_only_when_nearly_sure(settings):
+    """"Houdt hij zijn loon als hij het werk neerlegt bij gevaar, ook al dreigt de chef met een officiële waarschuwing?"."""
+    settings.ANSWER_MIN_CONFIDENCE = 0.5
+    nearly_sure = AnswerEvidence(1.0, 0.6, 0.9, 0.0, 1.0, 0.6, 4, 1, False)
+    fairly_sure = AnswerEvidence(0.57, 0.2, 0.44, 0.0, 0.0, 0.2, 4, 1, False)
+    assert FITTED_ABSTENTION.confidence(nearly_sure) >= OUTSIDE_TOPIC_OVERRIDE_CONFIDENCE
+    assert 0.5 <= FITTED_ABSTENTION.confidence(fairly_sure) < OUTSIDE_TOPIC_OVERRIDE_CONFIDENCE
+    assert _retrieval(nearly_sure, uncovered_topics=["arbeidsovereenkomst en ontslag"]).answers_question
+    assert not _retrieval(fairly_sure, uncovered_topics=["arbeidsovereenkomst en ontslag"]).answers_question
 
 
 @pytest.mark.parametrize(
@@ -442,11 +452,12 @@ def test_it_grows_more_confident_with_each_kind_of_evidence_that_the_corpus_answ
 
 def test_it_is_less_sure_of_a_search_box_question_that_names_nothing_of_work_or_health():
     """"douche ontkalken": a few words, no practice term and no entry of the catalog thesaurus."""
-    everyday = AnswerEvidence(0.57, 0.2, 0.2, 0.0, 0.0, 0.2, 4, 0, False, domain_terms=0)
-    at_work = AnswerEvidence(0.57, 0.2, 0.2, 0.0, 0.0, 0.2, 4, 0, False, domain_terms=1)
-    longer = AnswerEvidence(0.57, 0.2, 0.2, 0.0, 0.0, 0.2, 12, 0, False, domain_terms=0)
+    everyday = AnswerEvidence(0.57, 0.2, 0.15, 0.0, 0.0, 0.2, 4, 0, False, domain_terms=0)
+    at_work = AnswerEvidence(0.57, 0.2, 0.15, 0.0, 0.0, 0.2, 4, 0, False, domain_terms=1)
+    longer = AnswerEvidence(0.57, 0.2, 0.15, 0.0, 0.0, 0.2, 12, 0, False, domain_terms=0)
     assert FITTED_ABSTENTION.confidence(everyday) < 0.5 < FITTED_ABSTENTION.confidence(at_work)
-    assert everyday.terms()[-1] == 1.0 and longer.terms()[-1] == 0.0  # only search-box questions
+    outside_domain = TERM_NAMES.index("search_box_outside_domain")
+    assert everyday.terms()[outside_domain] == 1.0 and longer.terms()[outside_domain] == 0.0  # only search-box questions
 
 
 def test_it_keeps_silent_more_often_when_an_admin_asks_for_more_confidence(settings):
