@@ -5,8 +5,8 @@ questions, practice terms and the judged questions' votes) was tuned over many s
 judged sets it was measured on. The model weighs the same evidence at once and is refitted by
 `manage.py tune_abstention`, which reports it leave-one-set-out: each set is one writer, measured with
 the model fitted on the others (docs/measurements.md, seventeenth session). A question that names a
-subject the corpus does not cover, or a regulation it does not hold, is not answered whatever the
-model says (search.pipeline.passages).
+regulation the corpus does not hold is not answered whatever the model says; one that names a subject
+the corpus does not cover only when the model is nearly sure (search.pipeline.passages).
 
 The decision threshold is folded into the bias, so the fitted balance between answering and keeping
 silent is a confidence of 0.5 (settings.ANSWER_MIN_CONFIDENCE).

@@ -11,8 +11,9 @@ text of a source goes before the team's own summary of it, and an article the qu
 
 Whether the corpus answers the question at all is judged on its subject first. A question naming a
 subject the corpus does not cover (holiday pay, notice periods, tax; lexical/outside_topics.json) is
-answered only when one of its best passages names that subject too, and one naming a regulation the
-corpus does not hold is not answered. Otherwise a logistic model fitted leave-one-set-out on the judged
+answered only when one of its best passages names that subject too or the model below is nearly sure
+(a subject named in passing), and one naming a regulation the corpus does not hold is not answered.
+Otherwise a logistic model fitted leave-one-set-out on the judged
 questions weighs the evidence (search.pipeline.abstention): how close in meaning and how complete in
 words the best passage is, how close the question is to judged answerable and unanswerable ones and
 whether those vouch for one of the best passages, its length and practice terms.
