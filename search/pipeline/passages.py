@@ -148,7 +148,7 @@ class PassageRetrieval:
             return False
         confidence = FITTED_ABSTENTION.confidence(self.answer_evidence())
         if self.uncovered_topics:
-            return confidence >= OUTSIDE_TOPIC_OVERRIDE_CONFIDENCE
+            return confidence >= max(OUTSIDE_TOPIC_OVERRIDE_CONFIDENCE, settings.ANSWER_MIN_CONFIDENCE)
         return confidence >= settings.ANSWER_MIN_CONFIDENCE
 
     def answer_evidence(self) -> AnswerEvidence:
