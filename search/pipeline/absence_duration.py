@@ -85,16 +85,8 @@ def absence_duration(text: str) -> float | None:
     for match in DURATION.finditer(text):
         if NOT_ABSENCE_BEFORE.search(text[max(0, match.start() - 20) : match.start()]):
             continue
-        if AGO.match(text, match.end()) and SINCE_DATED_EVENT.search(text, match.end(), match.end() + SINCE_EVENT_WINDOW):
-            weeks = weeks_of(match.group("number"), match.group("unit"))
-            if weeks <= MAX_ABSENCE_WEEKS:
-                return weeks
-        if NOT_ABSENCE_AFTER.search(text[match.end() : match.end() + 20]):
-            continue
-        if NEGATED_ABSENCE.match(text, match.end() + 1):
-            continue  # "twee jaar geen verzuim gehad"
-        window = NEGATED_ABSENCE.sub(" ", text[max(0, match.start() - 45) : match.end() + 45])
-        if not ABSENCE_CUES.search(window):
+        dated_event = AGO.match(text, match.end()) and SINCE_DATED_EVENT.search(text, match.end(), match.end() + SINCE_EVENT_WINDOW)
+        if not dated_event and not _names_absence(text, match):
             continue
         weeks = weeks_of(match.group("number"), match.group("unit"))
         if weeks > MAX_ABSENCE_WEEKS:
@@ -106,6 +98,15 @@ def absence_duration(text: str) -> float | None:
     if half_year and ABSENCE_CUES.search(NEGATED_ABSENCE.sub(" ", text[max(0, half_year.start() - 45) : half_year.end() + 45])):
         return 26.0
     return None
+
+
+def _names_absence(text: str, match: re.Match) -> bool:
+    """Whether a duration is said of the absence itself (not "twee jaar geen verzuim gehad", not a contract's length)."""
+    if NOT_ABSENCE_AFTER.search(text[match.end() : match.end() + 20]):
+        return False
+    if NEGATED_ABSENCE.match(text, match.end() + 1):
+        return False  # "twee jaar geen verzuim gehad"
+    return bool(ABSENCE_CUES.search(NEGATED_ABSENCE.sub(" ", text[max(0, match.start() - 45) : match.end() + 45])))
 
 
 def absence_week(text: str) -> float | None:
