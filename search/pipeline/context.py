@@ -190,11 +190,14 @@ ORGANISATION_ABSENCE = re.compile(
     r"\b(?:(?:regie|grip|zicht|sturing)\s+op\s+(?:het\s+)?verzuim|(?:hoog|hoge|stijgend\w*|oplopend\w*|groeiend\w*)\s+(?:\w+\s+)?verzuim"
     r"|verzuim(?:percentage|cijfers?)|verzuim\s+(?:van\s+|is\s+|ligt\s+op\s+)?\d+(?:[.,]\d+)?\s?%"
     r"|\d+(?:[.,]\d+)?\s?(?:%|procent)\s+(?:\w+\s+)?(?:ziekte)?verzuim"
-    r"|\bverzuim\b[^.;?!]{0,40}?\b(?:oplopen|oploopt|stijgen|stijgt|toenemen|toeneemt|groeien|groeit)\b"
+    # with what kind of absence it is: "het kortdurend verzuim stijgt" is no one's short absence
+    r"|(?:\b(?:kort|lang|psychisch|frequent)\w*\s+)?\bverzuim\b[^.;?!]{0,40}?\b(?:oplopen|oploopt|stijgen|stijgt|toenemen|toeneemt|groeien|groeit)\b"
     # the separable verbs in a main clause: "langdurig verzuim loopt op", "het verzuim neemt sterk toe"
     r"|\bverzuim\s+(?:loopt|liep|neemt|nam|gaat|ging)\s+(?:\w+\s+){0,2}?(?:op|toe|omhoog)\b"
     # the verb first: "bij onze distributiecentra stijgt het kortdurend verzuim al een jaar"
     r"|\b(?:stijgt|steeg|groeit|groeide|toeneemt)\s+(?:het\s+)?(?:\w+\s+)?(?:ziekte)?verzuim\b"
+    # "we zien steeds meer langdurig verzuim door …": more absence is a trend, not one absence
+    r"|\b(?:steeds\s+meer|(?:veel\s+)?meer|toenemend\w*)\s+(?:\w+\s+)?(?:ziekte)?verzuim\b"
     r"|\b(?:een|elke|iedere)\s+zieke\s+\w+|\b(?:over|bij|rond)\s+(?:het\s+|hoe\s+)?ziekmeld\w*|\b(?:veel|steeds meer|meer)\s+ziekmeldingen\b"
     r"|verzuim\s+in\s+(?:ons|onze|de|het|alle)\s+(?:\w+\s+)?(?:bedrijf|organisatie|vestiging\w*|afdeling\w*|teams?|verpleeghuis|school|winkel\w*))",
     re.IGNORECASE,
@@ -350,7 +353,8 @@ def context_extract(text: str, *, role: str = "", sector: str = "", duration: st
     context.body_regions = body_regions_named(text)
     context.tried_interventions = interventions_tried(text)
     context.on_site_needed = bool(ON_SITE_CUES.search(text))
-    context.occasions = occasions_named(text)
+    # A rising absence rate is the organisation's figure, not an employee's short absences to check on.
+    context.occasions = occasions_named(ORGANISATION_ABSENCE.sub(" ", text))
     context.conflict_escalated = conflict_escalated(text)
     weeks = parse_duration_field(duration) if duration else None
     if weeks is None:

@@ -35,7 +35,9 @@ MAX_REWRITES = 2
 # A longer text that names at least this many health and work matters in specialists' words (catalog thesaurus
 # entries) is about the domain, even when no single product covers much of it: an employer's story of a
 # mechanic with a second wage garnishment who forgets things matched no product above the coverage gate.
-# None of the 43 judged out-of-domain lines names even one.
+# None of the 43 judged out-of-domain lines names even one. A life event the catalog answers (an occasion of
+# search.pipeline.prerequisites: debts, a death, a pregnancy) counts as one more: a cook's "schulden door
+# gokken, durf het niet aan mijn baas te vertellen" named one entry (gokken) and one occasion and got nothing.
 DOMAIN_ENTRIES_MIN = 2
 DOMAIN_ENTRIES_MIN_WORDS = 8
 
@@ -59,7 +61,7 @@ def retrieve(
     # matters vouches for it, and so do the specialists' judged situations ("long covid … concentatie weg",
     # "LG denkt dat chauffeur drinkt"), whose votes then bring the products.
     def vouched() -> bool:
-        if len(query.split()) >= DOMAIN_ENTRIES_MIN_WORDS and domain_entries_named(query) >= DOMAIN_ENTRIES_MIN:
+        if len(query.split()) >= DOMAIN_ENTRIES_MIN_WORDS and domain_entries_named(query) + bool(occasions) >= DOMAIN_ENTRIES_MIN:
             return True
         return mode == "two-stage" and precedent_closeness(query, held_out_source=held_out_source) >= settings.SEARCH_PRECEDENT_IN_DOMAIN
 

@@ -205,6 +205,9 @@ INTENTS = [
     ("installatiebedrijf van 60 man wil eigen regie op verzuim met een casemanager", None, "onbekend", False, False, ""),
     ("stijgend psychisch verzuim in alle vestigingen", None, "onbekend", False, False, ""),
     ("verzuim 8%, geen protocol", None, "onbekend", False, False, ""),
+    # with the kind of absence it is, and as a trend: still the organisation's figure
+    ("Medewerkers klagen over werkdruk en het kortdurend verzuim stijgt", None, "onbekend", False, False, ""),
+    ("We zien steeds meer langdurig verzuim door rugklachten. De directie wil een preventieve aanpak", None, "onbekend", True, False, ""),
     # frequent absence in everyday words, and its negation
     # with many short absences, a duration of days is each spell's, not an absence now
     ("meldt zich de laatste maanden vaak een dag ziek", None, "onbekend", False, False, "frequent"),

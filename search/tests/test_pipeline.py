@@ -70,6 +70,12 @@ def test_it_recommends_for_an_employers_long_story_that_no_single_product_covers
     assert outcome.message == ""
 
 
+def test_it_recommends_for_a_story_naming_one_health_matter_and_a_life_event_the_catalog_answers():
+    """Gambling (a thesaurus entry) and debts (an occasion) put the cook's story in the domain; it was empty."""
+    outcome = search_run(SearchRequest(query="ik ben kok en heb schulden door gokken, durf het niet aan mijn baas te vertellen"))
+    assert {"Hulp bij financiële problemen", "Verslavingszorg interventie"} <= set(_names(outcome)[:3])
+
+
 def test_it_notes_when_fewer_than_three_products_qualify(settings):
     # Only products very close in meaning qualify: words alone no longer let a product through.
     settings.SEARCH_SIMILARITY_FLOOR = 0.6

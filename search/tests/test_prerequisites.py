@@ -88,6 +88,18 @@ def test_it_reads_the_occasions_a_situation_names(text, occasions):
 
 
 @pytest.mark.parametrize(
+    ("text", "check"),
+    [
+        ("Medewerkers maken lange gebroken diensten, klagen over werkdruk en het kortdurend verzuim stijgt.", False),
+        ("Bij onze distributiecentra stijgt het kortdurend verzuim al een jaar", False),
+        ("Orderpicker heeft veel kortdurend verzuim, steeds op maandag", True),
+    ],
+)
+def test_it_reads_a_rising_absence_rate_as_the_organisations_not_as_short_absences_to_check(text, check):
+    assert (CHECK in context_extract(text).occasions) is check
+
+
+@pytest.mark.parametrize(
     ("product", "situation", "missing"),
     [
         ("Zwangerschapsconsult werkplek", "Verpleegkundige met nachtdiensten slaapt slecht", True),
