@@ -97,6 +97,8 @@ def test_it_only_adds_words_the_six_regulations_use():
     ("ORT-toeslag nachtdienst cao ziekenhuizen", "loon en toeslagen"),
     ("Krijg ik op mijn nulurencontract minimaal drie uur betaald als ik na een uur naar huis word gestuurd?", "arbeidsovereenkomst en ontslag"),
     ("Hoeveel mag ik naast mijn studie bijverdienen zonder dat mijn studiefinanciering in gevaar komt?", "sociale zekerheid en pensioen"),
+    ("Mag mijn werkgever naar mijn diagnose vragen en die vastleggen?", "de diagnose vragen of vastleggen (medische privacy)"),
+    ("Mag de leidinggevende bij de ziekmelding vragen wat de werknemer precies mankeert?", "de diagnose vragen of vastleggen (medische privacy)"),
 ])
 def test_it_names_the_subjects_the_corpus_does_not_cover(question, topic):
     assert topic in [named for named, _ in outside_topics_named(question)]
@@ -106,6 +108,8 @@ def test_it_names_the_subjects_the_corpus_does_not_cover(question, topic):
     "Wanneer moet het plan van aanpak klaar zijn na de probleemanalyse?",
     # working on a shopping Sunday is the Arbeidstijdenwet's Sunday rule (art. 5:6), whatever the shop's hours
     "verplicht werken op koopzondag",
+    # a new diagnosis is the course of the illness (Regeling procesgang art. 4), not a privacy question
+    "De bedrijfsarts ziet dat het herstel anders loopt omdat er een nieuwe diagnose is gesteld. Moet het plan van aanpak worden bijgesteld?",
 ])
 def test_it_names_no_outside_subject_in_an_occupational_health_question(question):
     assert outside_topics_named(question) == []
