@@ -138,6 +138,19 @@ def test_it_reads_voice_problems_as_possibly_work_related(text, expected):
     assert _adds(text, "beroepsziekte") == expected
 
 
+@pytest.mark.parametrize(
+    ("text", "word"),
+    [
+        ("kok komt steeds vaker met een alcoholkegel binnen", "alcohol"),
+        ("monteur komt met een alcohollucht binnen", "alcohol"),
+        ("machinist ligt elke nacht uren wakker", "slaapproblemen"),
+        ("medewerker heeft er geen zin meer in", "motivatie"),
+    ],
+)
+def test_it_reads_everyday_words_for_drink_sleeplessness_and_lost_motivation(text, word):
+    assert _adds(text, word)
+
+
 def _adds(text: str, word: str) -> bool:
     """Whether the catalog thesaurus adds a phrase with this word for the text."""
     return any(word in added for added in CATALOG_THESAURUS.additions(text))

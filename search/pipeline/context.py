@@ -267,6 +267,23 @@ class SituationContext:
     def is_absent(self) -> bool:
         return self.absence_status == "verzuim"
 
+    @property
+    def names_a_matter(self) -> bool:
+        """Whether the reading found anything of health, absence or work: an absence or a return, a body
+        region, an occasion, a pattern of absences, a tried intervention, an escalated conflict, prevention,
+        urgency or a severity."""
+        return bool(
+            self.absence_status != "onbekend"
+            or self.body_regions
+            or self.occasions
+            or self.absence_pattern
+            or self.tried_interventions
+            or self.conflict_escalated
+            or self.preventive
+            or self.urgent
+            or self.severity != "gemiddeld"
+        )
+
     def summary(self) -> str:
         """Dutch one-liner for the reasoning and the UI."""
         parts = []

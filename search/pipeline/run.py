@@ -100,7 +100,13 @@ def search_run(request: SearchRequest, *, params: RankingParameters | None = Non
     outcome = SearchOutcome(query=typed, mode=request.mode, context=context, ranking_version=version_id)
     tick = time.perf_counter()
     found = retrieve(
-        query, embedding, mode=request.mode, multi_query=request.multi_query, occasions=context.occasions, held_out_source=request.held_out_source
+        query,
+        embedding,
+        mode=request.mode,
+        multi_query=request.multi_query,
+        occasions=context.occasions,
+        names_a_matter=context.names_a_matter,
+        held_out_source=request.held_out_source,
     )
     candidates, strong_ids, in_domain, embedding = found.candidates, found.strong_ids, found.in_domain, found.embedding
     outcome.candidate_count, outcome.retrieval = found.candidate_count, found.retrieval

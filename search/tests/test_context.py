@@ -330,3 +330,17 @@ def test_it_ranks_by_the_intent_of_a_short_phrase(query, expected, position):
 
     names = [item.product.name for item in search_run(SearchRequest(query=query)).recommendations]
     assert expected <= set(names[:position]), names
+
+
+@pytest.mark.parametrize(
+    ("text", "names_a_matter"),
+    [
+        ("Orderpicker zit sinds drie weken thuis met rugklachten", True),  # an absence, a body region
+        ("Caissière is zwanger en werkt nog volledig", True),  # an occasion, at work
+        ("Hoe voorkomen we uitval in ons team?", True),  # prevention
+        ("De printer op de tweede verdieping geeft steeds een papierstoring", False),
+        ("Kun je een contract opstellen voor de nieuwe schoonmaakleverancier?", False),
+    ],
+)
+def test_it_tells_whether_a_text_names_any_matter_of_health_absence_or_work(text, names_a_matter):
+    assert context_extract(text).names_a_matter is names_a_matter

@@ -58,6 +58,34 @@ def test_it_returns_no_products_for_gibberish_or_unrelated_questions(query):
     assert outcome.message == NO_RESULTS_MESSAGE
 
 
+# HR-office questions: as close in meaning to the catalog's HR wording as many real situations, naming no matter.
+@pytest.mark.parametrize(
+    "query",
+    [
+        "De printer op de tweede verdieping geeft steeds een papierstoring, wie kan ik bellen voor onderhoud?",
+        "Een medewerker vraagt waarom zijn vakantiegeld in mei lager uitvalt dan vorig jaar, kun je de berekening uitleggen?",
+        "We moeten de integratie van ons HR-systeem met het nieuwe salarispakket testen voordat de eerste loonrun draait.",
+    ],
+)
+def test_it_returns_no_products_for_an_hr_office_question_that_names_no_health_matter(query):
+    outcome = search_run(SearchRequest(query=query))
+    assert outcome.recommendations == []
+    assert outcome.message == NO_RESULTS_MESSAGE
+
+
+# Close in meaning only, and a matter named: the word of absence itself, a thesaurus entry, or one word alone.
+@pytest.mark.parametrize(
+    "query",
+    [
+        "Groeiend installatiebedrijf van 60 man wil eigen regie op verzuim met een casemanager; hoe leggen we rollen en afspraken vast?",
+        "Treinmachinist met wisselende diensten ligt elke nacht uren wakker en valt overdag bijna in slaap in de cabine",
+        "migraine",
+    ],
+)
+def test_it_still_recommends_for_a_text_close_in_meaning_that_names_a_matter(query):
+    assert len(search_run(SearchRequest(query=query)).recommendations) >= 3
+
+
 def test_it_recommends_for_an_employers_long_story_that_no_single_product_covers():
     """Two health and work matters in the employer's own words (a wage garnishment, forgetting things) put a
     38-word story in the domain, where no product covered enough of it and the embedding was not close."""
