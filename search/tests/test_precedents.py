@@ -254,7 +254,7 @@ def test_it_learns_a_situation_an_admin_judges_from_the_next_search_on(demo_data
 @pytest.mark.django_db
 def test_it_recommends_what_specialists_chose_for_a_similar_situation_and_says_so(fresh_precedent_index):
     # A product for no particular occasion (search.pipeline.prerequisites), which stage 1 does not find here.
-    query = "Medewerker vertrekt binnenkort voor lange tijd naar het buitenland, wat moeten we regelen"
+    query = "Medewerker vertrekt binnenkort voor lange tijd naar het buitenland en slaapt er slecht van, wat moeten we regelen"
     situation = ReferenceSituation.objects.create(source="proef", external_id="1", text="Medewerker vertrekt lange tijd naar het buitenland, wat regelen")
     ReferenceJudgement.objects.create(situation=situation, product=Product.objects.get(name="Loopbaancoaching"), grade=2)
     without = [item.product.name for item in search_run(SearchRequest(query=query), params=replace(DEFAULT, precedent_weight=0)).recommendations]
@@ -298,7 +298,7 @@ def test_it_reads_only_the_generation_while_the_data_is_unchanged():
 
 @pytest.mark.django_db
 def test_it_makes_a_voted_search_a_judged_situation_that_later_searches_learn_from(owner, fresh_precedent_index, settings):
-    query = "Medewerker vertrekt binnenkort voor lange tijd naar het buitenland, wat moeten we regelen"
+    query = "Medewerker vertrekt binnenkort voor lange tijd naar het buitenland en slaapt er slecht van, wat moeten we regelen"
     outcome = search_perform(request=SearchRequest(query=query), user=owner)
     first, second = Recommendation.objects.filter(search_id=outcome.search_id).order_by("rank")[:2]
     feedback_vote_cast(user=owner, recommendation_id=first.id, value=1)
