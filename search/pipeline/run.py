@@ -105,7 +105,7 @@ def search_run(request: SearchRequest, *, params: RankingParameters | None = Non
         mode=request.mode,
         multi_query=request.multi_query,
         occasions=context.occasions,
-        names_a_matter=context.names_a_matter,
+        context_finds_a_matter=context.names_a_matter,
         held_out_source=request.held_out_source,
     )
     candidates, strong_ids, in_domain, embedding = found.candidates, found.strong_ids, found.in_domain, found.embedding

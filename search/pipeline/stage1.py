@@ -7,7 +7,6 @@ interventiewijzer lines, HyDE (LLM), the broadest facet alone; each rewrite sear
 lower SEARCH_WEAK_FLOOR. What happened is reported as `retrieval` (JSON and SearchLog).
 """
 
-import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -20,6 +19,7 @@ from search.pipeline import expansion
 from search.pipeline.canonical import canonicalise
 from search.pipeline.grading import llm_grade
 from search.pipeline.llm_client import llm_configured
+from search.pipeline.matters import names_a_matter
 from search.pipeline.multi_query import (
     SubQuery,
     broadest_facet,
@@ -41,14 +41,8 @@ MAX_REWRITES = 2
 # gokken, durf het niet aan mijn baas te vertellen" named one entry (gokken) and one occasion and got nothing.
 DOMAIN_ENTRIES_MIN = 2
 DOMAIN_ENTRIES_MIN_WORDS = 8
-# Closeness in meaning alone puts a text in the domain only when it names a matter of health, absence or work:
-# the reading's findings (SituationContext.names_a_matter), a thesaurus entry, or the words of absence and
-# re-integration themselves ("eigen regie op verzuim", "re-integratie zit vast", "werk dat hij medisch niet
-# aankan"). A single word needs none: a condition names the matter by itself ("migraine"). Of 228 judged
-# situations in the domain by closeness alone, 2 name none of these; of 20 HR-office lines outside it, 18.
-MATTER_WORDS = re.compile(
-    r"\b(?:\w*verzuim\w*|re-?[iï]ntegr\w*|ziek(?!enhuis)\w*|\w+ziekte\w*|arbeidsongeschikt\w*|medisch\w*|bedrijfsarts\w*)\b", re.IGNORECASE
-)
+# A single word needs no matter named (search.pipeline.matters) to be in the domain by closeness: a
+# condition names the matter by itself ("migraine").
 MATTER_MIN_WORDS = 2
 
 
@@ -69,13 +63,13 @@ def retrieve(
     mode: str,
     multi_query: bool,
     occasions: list[str] | None = None,
-    names_a_matter: bool = True,
+    context_finds_a_matter: bool = True,
     held_out_source: str = "",
 ) -> Retrieved:
     """The candidates for stage 2, graded, with at most MAX_REWRITES rewrites of a weak query.
     `occasions`: those the situation names (its context's), whose catalog words are searched too;
-    `names_a_matter`: whether its reading found a matter of health, absence or work at all
-    (SituationContext.names_a_matter), which closeness in meaning alone needs to count."""
+    `context_finds_a_matter`: whether its reading found a matter of health, absence or work
+    (SituationContext.names_a_matter), one of the signs closeness in meaning alone needs to count."""
     # Where our texts' words and the embedding miss the domain, a longer text naming several health and work
     # matters vouches for it, and so do the specialists' judged situations ("long covid … concentatie weg",
     # "LG denkt dat chauffeur drinkt"), whose votes then bring the products.
@@ -85,9 +79,7 @@ def retrieve(
         return mode == "two-stage" and precedent_closeness(query, held_out_source=held_out_source) >= settings.SEARCH_PRECEDENT_IN_DOMAIN
 
     def matter_named() -> bool:
-        return (
-            len(query.split()) < MATTER_MIN_WORDS or names_a_matter or domain_entries_named(query) > 0 or bool(MATTER_WORDS.search(query))
-        )
+        return len(query.split()) < MATTER_MIN_WORDS or names_a_matter(query, context_finds_one=context_finds_a_matter)
 
     occasion_text = occasion_words(occasions or [])  # "verloor haar zoontje" also as the catalog's "rouw, overlijden"
     candidates, names, in_domain, failed = stage1(
@@ -140,9 +132,7 @@ def stage1(
     failed the grade (the calibrated similarity and lexical floors).
 
     Closeness in meaning counts only for a text that names some matter of health, absence or work
-    (`matter_named`): an HR office's "De printer geeft steeds een papierstoring, wie kan ik bellen?"
-    is as close to the catalog's HR wording as many real situations (cosine 0.15-0.39 for 18 of 40
-    such lines), but names nothing any product is for (docs/measurements.md, twenty-second session).
+    (`matter_named`, search.pipeline.matters).
     """
     raw = candidates_fetch(terms=terms, query=embedding, limit=settings.SEARCH_CANDIDATES)
     in_domain = (

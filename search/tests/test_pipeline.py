@@ -80,6 +80,7 @@ def test_it_returns_no_products_for_an_hr_office_question_that_names_no_health_m
         "Groeiend installatiebedrijf van 60 man wil eigen regie op verzuim met een casemanager; hoe leggen we rollen en afspraken vast?",
         "Treinmachinist met wisselende diensten ligt elke nacht uren wakker en valt overdag bijna in slaap in de cabine",
         "migraine",
+        "werkdruk accountants busy season",
     ],
 )
 def test_it_still_recommends_for_a_text_close_in_meaning_that_names_a_matter(query):
