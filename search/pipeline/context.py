@@ -41,6 +41,11 @@ BACK_AT_WORK = re.compile(
     r"|\b(?:is|zijn)\s+(?:net|pas|sinds kort|onlangs|kortgeleden)\s+(?:weer\s+)?terug\s+(?:na|van|op|in|aan|bij)\b",
     re.IGNORECASE,
 )
+# Working at home is no absence at home: "ik werk sinds twee jaar vrijwel volledig thuis aan de keukentafel".
+WORKING_FROM_HOME = re.compile(
+    r"(?:\bik\s+werk|\bwerk(?:t|en))\s+(?:(?!ziek|of\b|en\b)\w+\s+){0,5}?thuis\b(?!\s+(?:door|met|vanwege|wegens|ziek))|\bthuis\s+(?:aan\s+(?:de|het|mijn|zijn|haar)\s+\w*tafel|achter\s+(?:de|mijn|zijn|haar)\s+(?:laptop|computer|pc))\b",
+    re.IGNORECASE,
+)
 # A relative's illness is not the employee's absence: "zieke partner", "zijn vrouw is ernstig ziek".
 RELATIVE_ILLNESS = re.compile(
     rf"\b(?:(?:ernstig|terminaal|chronisch|ongeneeslijk)\s+)?zieke\s+(?:\w+\s+)?{RELATIVES}\b"
@@ -174,7 +179,7 @@ SECTOR_PATTERNS: tuple[tuple[str, str], ...] = (
     ("retail", r"winkel|retail|supermarkt|kassa|caissi[eè]re|vakkenvull\w*|verkoopster|verkoopmedewerk\w*"),
     ("overheid", r"gemeente|overheid|ministerie|provincie"),
     ("industrie", r"fabriek|productie|industrie|metaal\w*"),
-    ("horeca", r"horeca|restaurant|hotel|kok\b|keuken"),
+    ("horeca", r"horeca|restaurant|hotel|kok\b|keuken(?!tafel)"),  # a kitchen table is at home
     ("kantoor", r"kantoor|administratie|klantenservice|callcenter|ict"),
 )
 # "Jurist bij de afdeling Ruimte" names where one person works, not the department as the subject.
@@ -360,7 +365,7 @@ def context_extract(text: str, *, role: str = "", sector: str = "", duration: st
     organisation_absence = bool(ORGANISATION_ABSENCE.search(text))
     group_absence = bool(GROUP_ABSENCE.search(text))
     back_at_work = bool(BACK_AT_WORK.search(present)) and not PARTIAL_RETURN.search(text)
-    with_negations = RELATIVE_ILLNESS.sub(" ", ORGANISATION_ABSENCE.sub(" ", PREVENTING_ABSENCE.sub(" ", text)))
+    with_negations = RELATIVE_ILLNESS.sub(" ", ORGANISATION_ABSENCE.sub(" ", PREVENTING_ABSENCE.sub(" ", WORKING_FROM_HOME.sub(" ", text))))
     absence_text = NEGATED_ABSENCE.sub(" ", with_negations)
     if FREQUENT_CUES.search(text):
         context.absence_pattern = "frequent"

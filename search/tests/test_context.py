@@ -135,6 +135,9 @@ ROLES = [
     ("Laborant is door een bestelbus aangereden", "", "", "onbekend"),
     ("Buschauffeur met rugpijn", "chauffeur", "transport", "werknemer"),
     ("Onze kok heeft brandwonden", "horecamedewerker", "horeca", "werknemer"),
+    # a kitchen table is at home, a kitchen is a restaurant's
+    ("Servicedeskmedewerker werkt vooral thuis aan de keukentafel en heeft tintelende polsen", "klantenservice", "", "werknemer"),
+    ("Keukenhulp in ons restaurant heeft rugklachten", "", "horeca", "onbekend"),
     # "leiding" ends "begeleiding" and "opleiding": those name no manager.
     ("Wie geeft begeleiding aan een medewerker die een opleiding volgt?", "", "", "werknemer"),
     ("Jurist bij de afdeling Ruimte heeft MS, ze wil zoveel mogelijk blijven werken", "", "", "werknemer"),
@@ -257,6 +260,10 @@ INTENTS = [
     # a trade whose plural ends otherwise than "-ers" or "-isten"
     ("Keuken al maanden onderbezet, twee koks overspannen thuis", None, "onbekend", False, False, ""),
     ("Drie obers ziek gemeld na de kerstdrukte", None, "onbekend", False, False, ""),
+    # working at home is no absence at home; sitting at home ill is
+    ("Ik werk sinds twee jaar vrijwel volledig thuis aan de keukentafel en heb last van mijn nek", None, "onbekend", False, False, ""),
+    ("huilt op het werk en zit half ziek thuis", None, "verzuim", False, False, ""),
+    ("Hij zit sinds drie weken thuis met rugpijn", 3.0, "verzuim", False, False, ""),
 ]
 
 
