@@ -362,10 +362,12 @@ def context_extract(text: str, *, role: str = "", sector: str = "", duration: st
 
     present = BACK_TO_WORK_GOAL.sub(" ", text)  # without the goal "weer aan het werk krijgen"
     preventing_absence = bool(PREVENTING_ABSENCE.search(text))
-    organisation_absence = bool(ORGANISATION_ABSENCE.search(text))
+    # The organisation's absence figures, read once: no one's absence, no occasion to check on someone.
+    without_organisation_absence = ORGANISATION_ABSENCE.sub(" ", text)
+    organisation_absence = without_organisation_absence != text
     group_absence = bool(GROUP_ABSENCE.search(text))
     back_at_work = bool(BACK_AT_WORK.search(present)) and not PARTIAL_RETURN.search(text)
-    with_negations = RELATIVE_ILLNESS.sub(" ", ORGANISATION_ABSENCE.sub(" ", PREVENTING_ABSENCE.sub(" ", WORKING_FROM_HOME.sub(" ", text))))
+    with_negations = RELATIVE_ILLNESS.sub(" ", PREVENTING_ABSENCE.sub(" ", WORKING_FROM_HOME.sub(" ", without_organisation_absence)))
     absence_text = NEGATED_ABSENCE.sub(" ", with_negations)
     if FREQUENT_CUES.search(text):
         context.absence_pattern = "frequent"
@@ -375,8 +377,7 @@ def context_extract(text: str, *, role: str = "", sector: str = "", duration: st
     context.body_regions = body_regions_named(text)
     context.tried_interventions = interventions_tried(text)
     context.on_site_needed = bool(ON_SITE_CUES.search(text))
-    # A rising absence rate is the organisation's figure, not an employee's short absences to check on.
-    context.occasions = occasions_named(ORGANISATION_ABSENCE.sub(" ", text))
+    context.occasions = occasions_named(without_organisation_absence)
     context.conflict_escalated = conflict_escalated(text)
     weeks = parse_duration_field(duration) if duration else None
     if weeks is None:
