@@ -147,6 +147,13 @@ def embed_documents(texts: list[str], *, model: str) -> np.ndarray:
     return encoder_for(model).encode([_clean(text) for text in texts], query=False)
 
 
+def embed_queries(texts: list[str], *, model: str) -> np.ndarray:
+    """Embed many texts as queries (e5 reads "query: " and "passage: " differently): for comparing questions with questions."""
+    if not texts:
+        return np.zeros((0, DIMENSIONS), dtype=np.float32)
+    return encoder_for(model).encode([_clean(text) for text in texts], query=True)
+
+
 def embed_query(text: str, *, model: str) -> np.ndarray:
     """Embed one query; identical text is served from a per-process cache without running the model."""
     return _cached_query_embedding(_clean(text), model)

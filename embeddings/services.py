@@ -8,7 +8,7 @@ from dataclasses import dataclass
 import numpy as np
 from django.db import connection
 
-from embeddings.encoder import bootstrap_model, embed_documents
+from embeddings.encoder import bootstrap_model, embed_documents, embed_queries
 from embeddings.models import EmbeddingIndex
 from embeddings.selectors import active_embedding_model
 
@@ -19,12 +19,17 @@ logger = logging.getLogger(__name__)
 class Embedded:
     model: str
     vectors: np.ndarray
+    queries: bool = False  # embedded as queries (to compare with other queries), not as passages
 
 
-def texts_embed(texts: list[str]) -> Embedded:
+def texts_embed(texts: list[str], *, queries: bool = False) -> Embedded:
     """Embed with the active model (call outside a transaction: the model may run for a while)."""
     model = active_embedding_model()
-    return Embedded(model, embed_documents(texts, model=model))
+    return Embedded(model, _embed(texts, model=model, queries=queries), queries)
+
+
+def _embed(texts: list[str], *, model: str, queries: bool) -> np.ndarray:
+    return embed_queries(texts, model=model) if queries else embed_documents(texts, model=model)
 
 
 def embedded_confirm(embedded: Embedded, texts: list[str]) -> Embedded:
@@ -37,4 +42,4 @@ def embedded_confirm(embedded: Embedded, texts: list[str]) -> Embedded:
     if model == embedded.model:
         return embedded
     logger.info("embedding model changed to %s while embedding %d text(s); embedding again", model, len(texts))
-    return Embedded(model, embed_documents(texts, model=model))
+    return Embedded(model, _embed(texts, model=model, queries=embedded.queries), embedded.queries)

@@ -117,6 +117,11 @@ def reindex_finish(*, model: str) -> None:
     """Catch up rows edited or added meanwhile, then swap every row to `model` in one transaction."""
     with _error_recorded(model):
         _finish(model)
+    # The judged questions' vectors serve one feature of the guideline answer and are no search results: they
+    # follow the swap rather than block it, and the feature weighs nothing until they have (question_votes).
+    from search.question_embeddings import reference_question_embeddings_refresh
+
+    reference_question_embeddings_refresh()
 
 
 @contextmanager

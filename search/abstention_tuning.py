@@ -99,6 +99,10 @@ def model_fit(rows: Sequence[QuestionEvidence]) -> AbstentionModel:
     if not usable:
         raise AbstentionTuningError("Geen enkele beoordeelde vraag vond passages: er is niets om op te fitten. Is het corpus ingelezen?")
     terms = np.array([row.evidence.terms() for row in usable])
+    missing = np.isnan(terms)
+    if missing.any():  # a term without a value sits at its mean (AbstentionModel.confidence); a column without any at 0
+        known = np.where(missing, 0.0, terms).sum(axis=0) / np.maximum((~missing).sum(axis=0), 1)
+        terms = np.where(missing, known, terms)
     labels = np.array([1.0 if row.answerable else 0.0 for row in usable])
     means, scales = terms.mean(axis=0), terms.std(axis=0)
     scales[scales == 0] = 1.0

@@ -3,6 +3,7 @@ from dataclasses import asdict
 from django.contrib import admin, messages
 from django.db.models import Count
 
+from jobs.queue import enqueue_on_commit
 from search.models import (
     ApiToken,
     Citation,
@@ -19,6 +20,7 @@ from search.models import (
 from search.pipeline.ranking.parameters import DEFAULT
 from search.pipeline.score_criteria import CRITERIA
 from search.services import ranking_version_activate
+from search.tasks import refresh_reference_question_embeddings
 
 
 class RecommendationInline(admin.TabularInline):
@@ -177,6 +179,11 @@ class ReferenceQuestionAdmin(admin.ModelAdmin):
 
     def get_queryset(self, request):
         return super().get_queryset(request).prefetch_related("places")
+
+    def save_model(self, request, obj, form, change):
+        super().save_model(request, obj, form, change)
+        # its vector serves the vote of questions close in meaning (search.pipeline.question_votes)
+        enqueue_on_commit(refresh_reference_question_embeddings)
 
     @admin.display(description="vindplaatsen")
     def place_list(self, question: ReferenceQuestion) -> str:

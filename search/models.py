@@ -2,8 +2,10 @@
 
 from django.conf import settings
 from django.db import models
+from pgvector.django import VectorField
 
 from catalog.models import Product
+from embeddings.constants import EMBEDDING_DIMENSIONS
 from guidelines.models import GuidelineChunk
 
 
@@ -246,6 +248,11 @@ class ReferenceQuestion(models.Model):
     external_id = models.CharField("kenmerk", max_length=100)
     text = models.TextField("vraag")
     is_active = models.BooleanField("actief", default=True)
+    # The question's own vector, so a new question can ask the judged ones closest in meaning whether the
+    # corpus answered them (search.pipeline.question_votes); the hash says which text and model it is of.
+    embedding = VectorField(dimensions=EMBEDDING_DIMENSIONS, null=True, blank=True, editable=False)
+    embedding_model = models.CharField(max_length=100, blank=True, editable=False)
+    embedding_source_hash = models.CharField(max_length=64, blank=True, editable=False)
     created_at = models.DateTimeField("aangemaakt", auto_now_add=True)
     updated_at = models.DateTimeField("bijgewerkt", auto_now=True)
 

@@ -28,6 +28,7 @@ from search.models import (
     SearchLog,
 )
 from search.pipeline.precedents import FEEDBACK_SOURCE
+from search.question_embeddings import reference_question_embeddings_refresh
 
 
 class ReferenceLoadError(Exception):
@@ -83,7 +84,7 @@ def reference_questions_load(*, path: Path) -> ReferenceLoad:
     empty = sorted(q.id for q in judged if q.answerable and not wanted[q.id][1])
     if empty:
         raise ReferenceLoadError(f"{path}, vraag {empty[0]}: geen artikel bij het verwachte document.")
-    return _source_sync(
+    report = _source_sync(
         model=ReferenceQuestion,
         related="places",
         source=path.stem,
@@ -93,6 +94,8 @@ def reference_questions_load(*, path: Path) -> ReferenceLoad:
             ReferenceQuestionPlace(question=question, document_title=title, article=article) for title, article in keys
         ),
     )
+    reference_question_embeddings_refresh()
+    return report
 
 
 def _source_sync(*, model, related: str, source: str, wanted: dict[str, tuple[str, frozenset]], stored, children) -> ReferenceLoad:

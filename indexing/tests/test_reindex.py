@@ -24,6 +24,7 @@ from indexing.reindex import (
 from indexing.services import product_index_refresh
 from indexing.texts import product_embedding_text
 from lexical.terms import query_terms
+from search.models import ReferenceQuestion
 from search.pipeline.passages import passages_retrieve
 from search.pipeline.retrieval import candidates_fetch
 
@@ -49,6 +50,7 @@ def small_index(transactional_db):
         texts=["### Artikel 3 – Arbobeleid\nDe werkgever zorgt voor de veiligheid en de gezondheid van de werknemers.\n\n"
                "### Artikel 14 – Deskundige bijstand\nDe werkgever laat zich bijstaan door een bedrijfsarts."],
     )
+    ReferenceQuestion.objects.create(source="eigen_set", external_id="q-1", text="Hoeveel rust na een nachtdienst?")
     assert active_embedding_model() == USE_MODEL
 
 
@@ -67,6 +69,7 @@ def test_it_moves_every_vector_to_the_new_model_and_then_searches_with_it(small_
     [expected] = embed_documents([product_embedding_text(stored)], model=E5_MODEL)
     assert np.allclose(stored.embedding, expected, atol=1e-5)
     assert stored.embedding_source_hash == source_hash(product_embedding_text(stored), model=E5_MODEL)
+    assert set(ReferenceQuestion.objects.values_list("embedding_model", flat=True)) == {E5_MODEL}
 
     assert query_embedding("rugklachten").model == E5_MODEL
     passages = passages_retrieve("wat moet de werkgever doen voor de gezondheid van werknemers").passages

@@ -40,6 +40,7 @@ from search.pipeline.fusion import reciprocal_rank_fusion
 from search.pipeline.passage_scoring import PassageEvidence, passage_score
 from search.pipeline.precedents import WORD, question_precedents, unanswerable_closeness
 from search.pipeline.protected_groups import named_groups_first
+from search.pipeline.question_votes import answered_vote
 from search.pipeline.regulations import regulations_not_held
 from search.pipeline.types import CitedChunk
 
@@ -140,6 +141,7 @@ class PassageRetrieval:
     question_words: int = 0
     practice_terms: int = 0  # entries of lexical/legal_terms.json the question names
     domain_terms: int = 0  # entries of lexical/thesaurus.json (health and work in everyday words) the question names
+    answered_vote: float | None = None  # how much the judged questions closest in meaning were answered (question_votes)
 
     @property
     def answers_question(self) -> bool:
@@ -164,6 +166,7 @@ class PassageRetrieval:
             practice_terms=self.practice_terms,
             covered_topic=bool(self.covered_topics),
             domain_terms=self.domain_terms,
+            answered_vote=self.answered_vote,
         )
 
     def best(self, count: int) -> list[CitedChunk]:
@@ -214,6 +217,7 @@ def passages_retrieve(question: str, *, limit: int = RETRIEVE_LIMIT, documents: 
         question_words=len(WORD.findall(question)),
         practice_terms=len(legal_expansion_terms(question)),
         domain_terms=domain_entries_named(question),
+        answered_vote=answered_vote(embedding, held_out_source=held_out_source),
     )
     retrieval.vouched = max((_place_vote(candidates.votes, p) for p in retrieval.best(VOUCHED_PASSAGES)), default=0.0)
     return retrieval

@@ -1,0 +1,46 @@
+"""Keep the judged guideline questions' vectors in the index's active model (search.pipeline.question_votes).
+
+Idempotent like the other index refreshes (indexing.services): a question whose text and model are
+unchanged is skipped, and vectors are computed outside the transaction and written under the shared
+lock on the index row, so a model swap never interleaves with a write of the old model.
+"""
+
+import logging
+
+from django.db import transaction
+
+from embeddings.encoder import source_hash
+from embeddings.selectors import active_embedding_model
+from embeddings.services import embedded_confirm, texts_embed
+from search.models import ReferenceQuestion
+
+logger = logging.getLogger(__name__)
+
+BATCH_SIZE = 256
+
+
+def reference_question_embeddings_refresh() -> int:
+    """Embed every judged question whose text or model changed since; returns how many were embedded."""
+    model = active_embedding_model()
+    stale = [
+        (question_id, text)
+        for question_id, text, stored_hash in ReferenceQuestion.objects.order_by("id").values_list("id", "text", "embedding_source_hash")
+        if stored_hash != source_hash(text, model=model)
+    ]
+    for start in range(0, len(stale), BATCH_SIZE):
+        _embed_and_write(stale[start : start + BATCH_SIZE])
+    if stale:
+        logger.info("embedded %d judged guideline question(s) with %s", len(stale), model)
+    return len(stale)
+
+
+def _embed_and_write(batch: list[tuple[int, str]]) -> None:
+    texts = [text for _, text in batch]
+    embedded = texts_embed(texts, queries=True)
+    with transaction.atomic():
+        embedded = embedded_confirm(embedded, texts)
+        for (question_id, text), vector in zip(batch, embedded.vectors, strict=True):
+            # Only if the text is still the one embedded: an edit meanwhile leaves the row stale for the next refresh.
+            ReferenceQuestion.objects.filter(id=question_id, text=text).update(
+                embedding=vector.tolist(), embedding_model=embedded.model, embedding_source_hash=source_hash(text, model=embedded.model)
+            )
