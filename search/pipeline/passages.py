@@ -40,7 +40,7 @@ from search.pipeline.fusion import reciprocal_rank_fusion
 from search.pipeline.passage_scoring import PassageEvidence, passage_score
 from search.pipeline.precedents import WORD, question_precedents, unanswerable_closeness
 from search.pipeline.protected_groups import named_groups_first
-from search.pipeline.question_votes import answered_vote
+from search.pipeline.question_votes import MeaningVotes, meaning_votes
 from search.pipeline.regulations import regulations_not_held
 from search.pipeline.types import CitedChunk
 
@@ -217,7 +217,7 @@ def passages_retrieve(question: str, *, limit: int = RETRIEVE_LIMIT, documents: 
         question_words=len(WORD.findall(question)),
         practice_terms=len(legal_expansion_terms(question)),
         domain_terms=domain_entries_named(question),
-        answered_vote=answered_vote(embedding, held_out_source=held_out_source),
+        answered_vote=candidates.meaning.answered,
     )
     retrieval.vouched = max((_place_vote(candidates.votes, p) for p in retrieval.best(VOUCHED_PASSAGES)), default=0.0)
     return retrieval
@@ -235,6 +235,7 @@ class PassageCandidates:
     votes: dict = field(default_factory=dict)  # (document title, place) -> the closest judged questions' vote
     standalone: set[int] = field(default_factory=set)  # passages of a summary that is all the corpus has of its source
     closest_answered: float = 0.0
+    meaning: MeaningVotes = field(default_factory=MeaningVotes)  # the judged questions closest in meaning
 
 
 def passage_candidates(question: str, *, embedding: dict, limit: int = RETRIEVE_LIMIT, held_out_source: str = "") -> PassageCandidates:
@@ -264,6 +265,7 @@ def passage_candidates(question: str, *, embedding: dict, limit: int = RETRIEVE_
         standalone={row[0] for row in rows if row[12]},
         votes=precedents.votes,
         closest_answered=precedents.closest,
+        meaning=meaning_votes(embedding, held_out_source=held_out_source),
     )
     _with_voted_places(candidates, embedding)
     mentioned = {m.group(1).lower() for m in _ARTICLE_MENTION.finditer(question)}
@@ -277,6 +279,7 @@ def passage_candidates(question: str, *, embedding: dict, limit: int = RETRIEVE_
             standalone=chunk_id in candidates.standalone,
             named=bool(chunk.article) and chunk.article.lower() in mentioned,
             vote=_place_vote(candidates.votes, chunk),
+            meaning_vote=_place_vote(candidates.meaning.places, chunk),
         )
         for chunk_id, chunk in chunks.items()
     }

@@ -8,7 +8,7 @@ from embeddings.encoder import source_hash
 from embeddings.selectors import active_embedding_model, query_embedding
 from search.models import ReferenceQuestion
 from search.pipeline.abstention import FITTED, AnswerEvidence
-from search.pipeline.question_votes import answered_vote
+from search.pipeline.question_votes import meaning_votes
 from search.question_embeddings import reference_question_embeddings_refresh
 from search.reference_situations import reference_questions_load
 
@@ -39,7 +39,7 @@ def judged_questions(db, tmp_path):
 
 
 def _vote(question: str, **kwargs) -> float | None:
-    return answered_vote(query_embedding(question).params(), **kwargs)
+    return meaning_votes(query_embedding(question).params(), **kwargs).answered
 
 
 def test_it_votes_by_whether_the_judged_questions_closest_in_meaning_were_answered(judged_questions):
@@ -47,6 +47,12 @@ def test_it_votes_by_whether_the_judged_questions_closest_in_meaning_were_answer
     night = _vote("Hoe lang moet de rust na een nachtdienst duren?")
     assert holiday is not None and night is not None
     assert holiday < 0.5 < night
+
+
+def test_it_lets_the_closest_judged_questions_vote_for_the_articles_that_answered_them(judged_questions):
+    votes = meaning_votes(query_embedding("Hoe lang moet de rust na een nachtdienst duren?").params())
+    assert set(votes.places) == {("Arbeidstijdenwet", "5:8")}
+    assert votes.places[("Arbeidstijdenwet", "5:8")] == pytest.approx(votes.answered)
 
 
 def test_it_leaves_the_measured_set_out_of_the_vote(judged_questions):
