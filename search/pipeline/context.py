@@ -355,6 +355,8 @@ def context_extract(text: str, *, role: str = "", sector: str = "", duration: st
     if not MANAGER_AS_LEARNER.search(text):
         about_others = REPORTING_MANAGER.sub(" ", about_others)
     roles = _first_tag(ROLE_PATTERNS, f"{role} {about_others}")
+    if WORKING_FROM_HOME.search(text) and "thuiswerker" not in roles:
+        roles.append("thuiswerker")  # "werkt deels thuis aan de keukentafel" (the pattern's phrasing is beyond a role pattern)
     context.roles = roles
     context.role = role.strip().lower() or (roles[0] if roles else "")
     sectors = _first_tag(SECTOR_PATTERNS, f"{sector} {text}")

@@ -105,6 +105,7 @@ ROLES = [
     ("Thuiszorgmedewerkers worden uitgescholden door cliënten", "zorgmedewerker", "zorg", "team"),
     ("Verpleegkundige in het ziekenhuis, anderhalf jaar ziek", "zorgmedewerker", "zorg", "werknemer"),
     ("Thuiswerker heeft last van pols en nek door laptopwerk", "thuiswerker", "", "werknemer"),
+    ("Ik werk sinds twee jaar vrijwel volledig thuis en heb last van mijn nek", "thuiswerker", "", "werknemer"),
     ("Wij hebben nog geen RI&E", "", "", "organisatie"),
     ("We willen voorkomen dat ons team opbrandt", "", "", "team"),
     ("Docent op een basisschool is overspannen", "docent", "onderwijs", "werknemer"),

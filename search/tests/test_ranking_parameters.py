@@ -155,6 +155,24 @@ def test_it_damps_online_only_help_where_it_must_come_on_site(situation, deliver
     assert delivery_mismatch(_product(delivery=delivery), context_extract(situation)) == damping
 
 
+SCREEN_ROLES = ["kantoorfunctie", "thuiswerker", "klantenservice"]
+
+
+@pytest.mark.parametrize(("situation", "audience", "target_roles", "damping"), [
+    # an online workplace check for screen workers cannot see a till, a truck cabin or a warehouse
+    ("polsklachten caissière", Audience.WERKNEMER, SCREEN_ROLES, DEFAULT.mismatch_online_on_site),
+    ("werkplek cabine vrachtwagen", Audience.WERKNEMER, SCREEN_ROLES, DEFAULT.mismatch_online_on_site),
+    ("Planner thuiszorg werkt deels thuis aan de keukentafel en heeft last van nek en pols", Audience.WERKNEMER, SCREEN_ROLES, 1.0),
+    ("Medewerker van de klantenservice heeft nekklachten", Audience.WERKNEMER, SCREEN_ROLES, 1.0),
+    ("nekklachten", Audience.WERKNEMER, SCREEN_ROLES, 1.0),  # no role named: nothing out of reach
+    ("polsklachten caissière", Audience.WERKNEMER, ["alle functies"], 1.0),  # online help for everyone
+    ("polsklachten caissière", Audience.ORGANISATIE, ["hr-adviseur"], 1.0),  # the roles of who asks, not the employee's
+])
+def test_it_damps_online_help_for_other_roles_than_the_employees(situation, audience, target_roles, damping):
+    product = _product(delivery=Delivery.ONLINE, audience=audience, target_roles=target_roles)
+    assert delivery_mismatch(product, context_extract(situation)) == damping
+
+
 @pytest.mark.parametrize(("raw", "expected"), [
     (-0.3, 0.0),
     (0.0, 0.0),

@@ -115,8 +115,13 @@ def body_region_mismatch(product: Product, context: SituationContext, p: Ranking
 
 
 def delivery_mismatch(product: Product, context: SituationContext, p: RankingParameters = DEFAULT) -> float:
-    """Impact damping for an online-only product where help must come to the workplace."""
-    return p.mismatch_online_on_site if context.on_site_needed and product.delivery == Delivery.ONLINE else 1.0
+    """Impact damping for an online-only product where help must come to the workplace: the specialist says so,
+    or the employee works in a role the product's own roles do not cover. An online workplace check is for
+    screen workers: a cashier's till, a truck cabin or a building site is out of its camera's reach."""
+    if product.delivery != Delivery.ONLINE:
+        return 1.0
+    out_of_reach = product.audience == Audience.WERKNEMER and _tag_fit(product.target_roles, context.roles, p) <= p.tag_other
+    return p.mismatch_online_on_site if context.on_site_needed or out_of_reach else 1.0
 
 
 def escalation_mismatch(product: Product, context: SituationContext, p: RankingParameters = DEFAULT) -> float:
