@@ -19,12 +19,15 @@ logger = logging.getLogger(__name__)
 BATCH_SIZE = 256
 
 
-def reference_question_embeddings_refresh() -> int:
-    """Embed every judged question whose text or model changed since; returns how many were embedded."""
+def reference_question_embeddings_refresh(*, source: str | None = None) -> int:
+    """Embed every judged question (of one source, or all) whose text or model changed since; returns how many were embedded."""
     model = active_embedding_model()
+    questions = ReferenceQuestion.objects.order_by("id")
+    if source is not None:
+        questions = questions.filter(source=source)
     stale = [
         (question_id, text)
-        for question_id, text, stored_hash in ReferenceQuestion.objects.order_by("id").values_list("id", "text", "embedding_source_hash")
+        for question_id, text, stored_hash in questions.values_list("id", "text", "embedding_source_hash")
         if stored_hash != source_hash(text, model=model)
     ]
     for start in range(0, len(stale), BATCH_SIZE):

@@ -94,7 +94,7 @@ def reference_questions_load(*, path: Path) -> ReferenceLoad:
             ReferenceQuestionPlace(question=question, document_title=title, article=article) for title, article in keys
         ),
     )
-    reference_question_embeddings_refresh()
+    reference_question_embeddings_refresh(source=report.source)
     return report
 
 

@@ -47,7 +47,7 @@ class PassageEvidence:
     standalone: bool = False  # a summary whose source has no original text in the corpus (NVAB, STECR, …)
     named: bool = False
     vote: float = 0.0
-    meaning_vote: float = 0.5
+    meaning_vote: float = 0.0
 
     def terms(self) -> tuple[float, ...]:
         """The value each weight multiplies, in the order of PassageWeights' fields."""
