@@ -5,15 +5,18 @@ from embeddings.calibration import calibration_fit
 from embeddings.encoder import (
     E5_MODEL,
     USE_MODEL,
-    _cached_query_embedding,
     embed_documents,
     embed_query,
+    passage_cache_clear,
+    passage_cache_hits,
+    query_cache_hits,
 )
 
 
 @pytest.mark.parametrize("model", [USE_MODEL, E5_MODEL])
 def test_it_embeds_deterministically_into_unit_length_512_d_vectors(model):
     first = embed_documents(["Werknemer met rugklachten", "Burn-out na reorganisatie"], model=model)
+    passage_cache_clear()  # the model itself, not the cache, must give the same vectors
     second = embed_documents(["Werknemer met rugklachten", "Burn-out na reorganisatie"], model=model)
     assert first.shape == (2, 512)
     assert np.allclose(first, second)
@@ -35,11 +38,21 @@ def test_it_embeds_e5_queries_and_passages_with_their_own_prefix():
 
 def test_it_serves_a_repeated_query_from_the_cache_per_model():
     embed_query("Medewerker  met   nekklachten", model=USE_MODEL)
-    hits_before = _cached_query_embedding.cache_info().hits
+    hits_before = query_cache_hits()
     vector = embed_query("Medewerker met nekklachten", model=USE_MODEL)
-    assert _cached_query_embedding.cache_info().hits == hits_before + 1
+    assert query_cache_hits() == hits_before + 1
     assert not vector.flags.writeable
     assert not np.allclose(vector, embed_query("Medewerker met nekklachten", model=E5_MODEL))
+
+
+def test_it_embeds_only_the_passages_it_has_not_seen_and_keeps_their_order():
+    passage_cache_clear()
+    first = embed_documents(["Rugklachten  door tillen", "Burn-out bij leraren"], model=USE_MODEL)
+    hits_before = passage_cache_hits()
+    again = embed_documents(["Nachtdiensten en slaap", "Rugklachten door tillen", "Nachtdiensten en slaap"], model=USE_MODEL)
+    assert passage_cache_hits() == hits_before + 1  # the repeated text within one call is computed once, not looked up twice
+    assert np.array_equal(again[1], first[0]) and np.array_equal(again[0], again[2])
+    assert not again[0] @ first[0] > 0.99
 
 
 @pytest.mark.parametrize("model", [USE_MODEL, E5_MODEL])
