@@ -64,9 +64,7 @@ def reference_situations_load(*, path: Path) -> ReferenceLoad:
         source=path.stem,
         wanted=wanted,
         stored=lambda ids: ReferenceJudgement.objects.filter(situation_id__in=ids).values_list("situation_id", "product_id", "grade"),
-        children=lambda situation, keys: ReferenceJudgement.objects.bulk_create(
-            ReferenceJudgement(situation=situation, product_id=product_id, grade=grade) for product_id, grade in keys
-        ),
+        children=lambda situation, keys: [ReferenceJudgement(situation=situation, product_id=product_id, grade=grade) for product_id, grade in keys],
     )
 
 
@@ -90,36 +88,40 @@ def reference_questions_load(*, path: Path) -> ReferenceLoad:
         source=path.stem,
         wanted=wanted,
         stored=lambda ids: ReferenceQuestionPlace.objects.filter(question_id__in=ids).values_list("question_id", "document_title", "article"),
-        children=lambda question, keys: ReferenceQuestionPlace.objects.bulk_create(
-            ReferenceQuestionPlace(question=question, document_title=title, article=article) for title, article in keys
-        ),
+        children=lambda question, keys: [ReferenceQuestionPlace(question=question, document_title=title, article=article) for title, article in keys],
     )
     reference_question_embeddings_refresh(source=report.source)
     return report
 
 
 def _source_sync(*, model, related: str, source: str, wanted: dict[str, tuple[str, frozenset]], stored, children) -> ReferenceLoad:
-    """Make the rows of one source what the file says: text and judgements per id, nothing more."""
+    """Make the rows of one source what the file says: text and judgements per id, nothing more.
+    `children(row, keys)` builds the unsaved child rows; new rows and all children are written in bulk
+    (a demo reload writes ~6,500 rows: one by one that took 13 s)."""
     report = ReferenceLoad(source=source)
     with transaction.atomic():
         existing = {row.external_id: row for row in model.objects.select_for_update().filter(source=source)}
         current: dict[int, set] = defaultdict(set)
         for row_id, *key in stored([row.id for row in existing.values()]):
             current[row_id].add(tuple(key))
+        created: list[tuple] = []
+        changed: list[tuple] = []
         for external_id, (text, keys) in wanted.items():
             row = existing.get(external_id)
             if row is None:
-                row = model.objects.create(source=source, external_id=external_id, text=text)
-                report.created += 1
+                created.append((model(source=source, external_id=external_id, text=text), keys))
             elif row.text == text and current.get(row.id, set()) == set(keys):
                 report.unchanged += 1
-                continue
             else:
                 row.text = text
                 row.save(update_fields=["text", "updated_at"])
                 getattr(row, related).all().delete()
-                report.updated += 1
-            children(row, keys)
+                changed.append((row, keys))
+        model.objects.bulk_create([row for row, _ in created], batch_size=1000)  # PostgreSQL returns their ids
+        kids = [child for row, keys in created + changed for child in children(row, keys)]
+        if kids:
+            type(kids[0]).objects.bulk_create(kids, batch_size=2000)
+        report.created, report.updated = len(created), len(changed)
         gone = [row.id for external_id, row in existing.items() if external_id not in wanted]
         report.removed = model.objects.filter(id__in=gone).delete()[1].get(model._meta.label, 0)
     return report
