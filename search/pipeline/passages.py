@@ -295,7 +295,7 @@ def _with_voted_places(candidates: PassageCandidates, embedding: dict) -> None:
     if not wanted:
         return
     titles, places = (list(column) for column in zip(*wanted))
-    chapters = [rf"(^| > ){re.escape(place)}( – | > |$)" for place in places]
+    chapters = [rf"(^| > ){re.escape(place)}( – | > |$| [[:upper:]])" for place in places]  # as CitedChunk.places reads them
     with connection.cursor() as cursor:
         cursor.execute(_VOTED_PLACES_SQL, {"titles": titles, "places": places, "chapters": chapters, **embedding})
         rows = cursor.fetchall()

@@ -8,8 +8,9 @@ from datetime import datetime
 from catalog.models import Product
 from search.pipeline.score_criteria import WEIGHTS
 
-# A numbered chapter in a section path: "9 – Re-integratieverplichtingen …" or a bare "7.4".
-_NUMBERED_PART = re.compile(r"^(\d+(?:\.\d+)*)(?:\s+–\s|$)")
+# A numbered chapter in a section path: "9 – Re-integratieverplichtingen …", a guideline's "3.2 Contact in de
+# eerste weken" (a number, then a capitalised title), or a bare "7.4".
+_NUMBERED_PART = re.compile(r"^(\d+(?:\.\d+)*)(?:\s+–\s|\s+(?=[A-ZÀ-Ý])|$)")
 
 
 def relevance_of(scores: dict[str, float]) -> float:

@@ -67,6 +67,17 @@ def test_it_counts_an_appendix_chapter_named_by_its_number_as_its_place():
     assert first_hit(JudgedQuestion("q", "vraag", [ExpectedPlace("Beleid B", ("7.4",))]), [medical]) == 1
 
 
+def test_it_counts_a_guideline_section_named_by_its_number_as_its_place():
+    from search.answer_evaluation import ExpectedPlace, JudgedQuestion, first_hit
+    from search.pipeline.types import CitedChunk
+
+    contact = CitedChunk(1, "Richtlijn R", "", "3 Begeleiding bij verzuim > 3.2 Contact in de eerste weken", "", 0.5)
+    dated = CitedChunk(2, "Richtlijn R", "", "Herziening 2019 > 6 weken na de melding", "", 0.5)
+    assert contact.places == ("3", "3.2")
+    assert dated.places == ()  # a number followed by a lower-case word is part of the title, not a section number
+    assert first_hit(JudgedQuestion("q", "vraag", [ExpectedPlace("Richtlijn R", ("3.2",))]), [dated, contact]) == 2
+
+
 def test_it_reports_answer_quality_and_abstention_from_the_command(tmp_path):
     import json
 

@@ -36,11 +36,11 @@ CORPUS_DIR = DEMO_DATA / "corpus"
 REFERENCE_SETS = sorted((settings.BASE_DIR / "search" / "eval").glob("judged_situations*.jsonl")) + [
     settings.BASE_DIR / "search" / "eval" / "short_phrasings.jsonl"
 ]
-# The judged law questions, and those on the edge of the corpus or outside it: their articles count only
-# once those laws are ingested (ingest_guidelines); the unanswerable ones count at once.
+# The judged law questions, those on the guidelines' sections (guideline_questions_*), and those on the edge of
+# the corpus or outside it: their law articles count only once those laws are ingested (ingest_guidelines).
 REFERENCE_QUESTION_SETS = sorted(
     path
-    for pattern in ("law_questions*.jsonl", "unanswerable_questions*.jsonl", "guideline_boundary_questions.jsonl")
+    for pattern in ("law_questions*.jsonl", "guideline_questions_*.jsonl", "unanswerable_questions*.jsonl", "guideline_boundary_questions.jsonl")
     for path in (settings.BASE_DIR / "search" / "eval").glob(pattern)
 )
 

@@ -13,7 +13,7 @@ from search.evaluation import EvaluationInputError
 
 EVAL_DIR = Path(settings.BASE_DIR) / "search" / "eval"
 # Every judged question set: answerable law and guideline questions, the ones the corpus cannot answer and the out-of-domain lines.
-DEFAULT_GLOBS = ("law_questions*.jsonl", "guideline_questions.jsonl", "guideline_boundary_questions.jsonl", "unanswerable_questions*.jsonl", "out_of_domain.jsonl")
+DEFAULT_GLOBS = ("law_questions*.jsonl", "guideline_questions.jsonl", "guideline_questions_*.jsonl", "guideline_boundary_questions.jsonl", "unanswerable_questions*.jsonl", "out_of_domain.jsonl")
 
 
 def _mistakes(figures: Mistakes) -> str:

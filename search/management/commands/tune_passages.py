@@ -13,8 +13,8 @@ from search.passage_tuning import Figures, passages_tune
 from search.pipeline.passage_scoring import FITTED, WEIGHT_NAMES
 
 EVAL_DIR = Path(settings.BASE_DIR) / "search" / "eval"
-# Next to the law questions, the questions about the team's guideline summaries, so a fit that helps
-# the laws cannot quietly push out the only text the corpus has of a guideline.
+# Next to the law questions, the questions about the team's guideline summaries (guideline_questions_* by
+# section), so a fit that helps the laws cannot quietly push out the only text the corpus has of a guideline.
 GUIDELINE_SETS = ("guideline_questions.jsonl", "guideline_boundary_questions.jsonl")
 
 
@@ -39,7 +39,9 @@ class Command(BaseCommand):
         parser.add_argument("--json", action="store_true")
 
     def handle(self, *args, **options):
-        paths = options["questions"] or [*sorted(EVAL_DIR.glob("law_questions*.jsonl")), *(EVAL_DIR / name for name in GUIDELINE_SETS)]
+        paths = options["questions"] or [
+            *sorted(EVAL_DIR.glob("law_questions*.jsonl")), *sorted(EVAL_DIR.glob("guideline_questions_*.jsonl")), *(EVAL_DIR / name for name in GUIDELINE_SETS)
+        ]
         try:
             questions = [q for path in paths for q in judged_questions_read(path)]
         except EvaluationInputError as error:
