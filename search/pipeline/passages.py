@@ -65,6 +65,14 @@ PASSAGES_TABLE = "guidelines_guidelinechunk"
 QUESTION_PRECEDENT_CANDIDATE_VOTE = 0.5
 # The best passages whose place a judged vote may vouch for.
 VOUCHED_PASSAGES = 3
+# A summary written by the team (plain Dutch, which the embedding model reads well) below this cosine with
+# the question shares nothing of its meaning, so the judged questions' votes do not lift it: "jonge moeder na
+# bevallingsverlof somber" shares the words of a question on planning parental leave, not its subject, and its
+# vote put the postpartum-depression section first (cosine -0.02). The law's own text keeps its votes whatever its
+# cosine: the model reads legal wording poorly, and there a floor of 0 cost 4 first citations of 2,065. For
+# summaries, floors of 0 and 0.05 cost nothing over the 2,065 judged questions, 0.08 one (docs/measurements.md,
+# twenty-fifth session).
+SUMMARY_VOTE_MIN_SIMILARITY = 0.0
 _ARTICLE_MENTION = re.compile(r"\bartikel\s+([0-9IVX]+[a-z]?(?:[.:][0-9]+[a-z]?)*)", re.IGNORECASE)
 
 # A summary that is all the corpus has of its source (a guideline), as opposed to our summary of a law it holds.
@@ -219,7 +227,7 @@ def passages_retrieve(question: str, *, limit: int = RETRIEVE_LIMIT, documents: 
         domain_terms=domain_entries_named(question),
         answered_vote=candidates.meaning.answered,
     )
-    retrieval.vouched = max((_place_vote(candidates.votes, p) for p in retrieval.best(VOUCHED_PASSAGES)), default=0.0)
+    retrieval.vouched = max((_place_vote(candidates.votes, p) for p in retrieval.best(VOUCHED_PASSAGES) if _may_be_voted_for(p)), default=0.0)
     return retrieval
 
 
@@ -278,8 +286,8 @@ def passage_candidates(question: str, *, embedding: dict, limit: int = RETRIEVE_
             original=not chunk.is_summary,
             standalone=chunk_id in candidates.standalone,
             named=bool(chunk.article) and chunk.article.lower() in mentioned,
-            vote=_place_vote(candidates.votes, chunk),
-            meaning_vote=_place_vote(candidates.meaning.places, chunk),
+            vote=_place_vote(candidates.votes, chunk) if _may_be_voted_for(chunk) else 0.0,
+            meaning_vote=_place_vote(candidates.meaning.places, chunk) if _may_be_voted_for(chunk) else 0.0,
         )
         for chunk_id, chunk in chunks.items()
     }
@@ -305,6 +313,11 @@ def _with_voted_places(candidates: PassageCandidates, embedding: dict) -> None:
             candidates.chunks[row[0]] = _cited(row, read_at)
             if row[9]:
                 candidates.standalone.add(row[0])
+
+
+def _may_be_voted_for(passage: CitedChunk) -> bool:
+    """Whether the judged questions' votes may lift this passage (SUMMARY_VOTE_MIN_SIMILARITY)."""
+    return not passage.is_summary or passage.score >= SUMMARY_VOTE_MIN_SIMILARITY
 
 
 def _place_vote(votes: dict, passage: CitedChunk) -> float:

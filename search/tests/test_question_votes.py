@@ -8,6 +8,8 @@ from embeddings.encoder import source_hash
 from embeddings.selectors import active_embedding_model, query_embedding
 from search.models import ReferenceQuestion
 from search.pipeline.abstention import FITTED, AnswerEvidence
+from search.pipeline.passage_scoring import passage_score
+from search.pipeline.passages import SUMMARY_VOTE_MIN_SIMILARITY, passage_candidates
 from search.pipeline.question_votes import meaning_votes
 from search.question_embeddings import reference_question_embeddings_refresh
 from search.reference_situations import reference_questions_load
@@ -99,3 +101,24 @@ def test_it_embeds_a_judged_question_again_when_an_admin_rewrites_it(judged_ques
     assert response.status_code == 302
     question.refresh_from_db()
     assert question.embedding_source_hash == source_hash("Bouwt een zieke werknemer vakantiedagen op?", model=active_embedding_model())
+
+
+PARENTAL_LEAVE = "Hoe plan je de terugkeer na het bevallingsverlof als er ook ouderschapsverlof wordt opgenomen?"
+PREGNANCY_GUIDELINE = "NVAB Richtlijn Zwangerschap, postpartumperiode en werk"
+
+
+def test_it_lets_no_vote_lift_a_summary_that_shares_nothing_of_the_questions_meaning(db, tmp_path, fresh_precedent_index):
+    """A judged question in the same words voted for the leave section (6.1) and the postpartum-depression
+    section (6.4); 6.4 says nothing about planning leave (cosine below 0), so only 6.1 is lifted."""
+    ReferenceQuestion.objects.all().delete()
+    _load(tmp_path, "verlof", [{"id": "v-1", "query": PARENTAL_LEAVE, "expect": [{"doc": PREGNANCY_GUIDELINE, "art": ["6.1", "6.4"]}]}])
+    candidates = passage_candidates(PARENTAL_LEAVE, embedding=query_embedding(PARENTAL_LEAVE).params())
+    evidence = {
+        place: candidates.evidence[chunk_id]
+        for chunk_id, chunk in candidates.chunks.items() if chunk.document_title == PREGNANCY_GUIDELINE
+        for place in chunk.places if place in {"6.1", "6.4"}
+    }
+    assert evidence["6.4"].similarity < SUMMARY_VOTE_MIN_SIMILARITY <= evidence["6.1"].similarity
+    assert evidence["6.4"].vote == evidence["6.4"].meaning_vote == 0.0
+    assert evidence["6.1"].vote > 0.5
+    assert passage_score(evidence["6.1"]) > passage_score(evidence["6.4"])
