@@ -14,7 +14,7 @@ from search.answers import guideline_answer
 from search.evaluation import judged_lines_read, percentile
 from search.pipeline.types import CitedChunk
 
-CUTOFFS = (1, 3)  # an answer cites at most 3 passages (search.answers.CITED)
+CUTOFFS = (1, 3, 5)  # an answer cites at most 5 passages (search.answers.CITED)
 
 
 @dataclass(frozen=True)

@@ -5,7 +5,7 @@ from django.core.management import call_command
 
 from conftest import shared_path
 from guidelines.models import GuidelineDocument
-from search.answers import NO_ANSWER, guideline_answer
+from search.answers import CITED, NO_ANSWER, guideline_answer
 from search.pipeline.passages import passages_retrieve
 from search.pipeline.request import SearchRequest
 from search.pipeline.run import NO_RESULTS_MESSAGE, search_run
@@ -52,6 +52,17 @@ def test_it_cites_the_right_article_of_the_right_law(law_corpus):
             assert any(c.document_title == expected["doc"] and c.article in expected["art"] for c in answer.citations), (
                 question["id"], expected, [(c.document_title, c.article) for c in answer.citations]
             )
+
+
+@pytest.mark.shared
+def test_it_cites_five_passages_so_a_question_on_two_regulations_can_have_both(law_corpus):
+    """The employee's duty is in the Arbowet, the protective equipment in the Arbobesluit: one citation per
+    section, up to five, and both regulations among them."""
+    answer = guideline_answer("Een magazijnmedewerker wil zijn veiligheidsschoenen niet dragen. Moet hij dat en wat moet de werkgever doen?")
+    places = [(c.document_title, c.section) for c in answer.citations]
+    assert len(places) == CITED == 5 and len(set(places)) == 5
+    assert {"Arbeidsomstandighedenwet", "Arbeidsomstandighedenbesluit"} <= {c.document_title for c in answer.citations}
+    assert [f"[{n}]" in answer.answer for n in range(1, 6)] == [True] * 5  # every cited passage is quoted
 
 
 @pytest.mark.shared
