@@ -40,6 +40,7 @@ from search.models import (
 )
 from search.pipeline.context import SituationContext, context_extract
 from search.pipeline.generation import cache_generation
+from search.pipeline.held_places import held_places, place_held
 from search.pipeline.prerequisites import product_occasions
 from search.pipeline.ranking.parameters import DEFAULT, RankingParameters
 from search.pipeline.tried_interventions import product_interventions
@@ -321,16 +322,23 @@ def _within(weeks: float | None, window: tuple, *, closed: bool = True) -> bool:
 
 def _questions_build(*, answered: bool = True) -> PrecedentIndex:
     """Judged guideline questions with a place, each place voting as "ideal"; with `answered` false,
-    those judged unanswerable (no place), which vote for nothing and only say how close they are."""
+    those judged unanswerable (no place), which vote for nothing and only say how close they are.
+
+    Only places the corpus holds count (search.pipeline.held_places): a law question where only the demo
+    guidelines are loaded ("werken op hoogte") is no evidence that this corpus answers it, nor that it does not."""
+    held = held_places()
     places: dict[int, list[tuple[tuple[str, str], int]]] = defaultdict(list)
+    judged: set[int] = set()
     for question_id, title, article in ReferenceQuestionPlace.objects.filter(question__is_active=True).values_list(
         "question_id", "document_title", "article"
     ):
-        places[question_id].append(((title, article), 2))
+        judged.add(question_id)
+        if place_held(title, article, held):
+            places[question_id].append(((title, article), 2))
     rows = [
         _Row(source, text, tuple(places[question_id]))
         for question_id, source, text in ReferenceQuestion.objects.filter(is_active=True).order_by("id").values_list("id", "source", "text")
-        if bool(places[question_id]) == answered
+        if (bool(places[question_id]) if answered else question_id not in judged)
     ]
     return PrecedentIndex(rows)
 

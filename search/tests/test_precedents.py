@@ -7,6 +7,8 @@ import pytest
 from django.db import connection
 
 from catalog.models import Product
+from guidelines.models import GuidelineDocument
+from search.answers import guideline_answer
 from search.evaluation import judged_queries_read
 from search.models import (
     Recommendation,
@@ -490,3 +492,15 @@ def test_it_leaves_out_a_product_the_judged_situations_keep_out_even_when_few_qu
     assert kept_out.name not in names
     assert len(names) == len(before.recommendations)
     assert search_run(SearchRequest(query=query, held_out_source="proef")).recommendations[0].product == before.recommendations[0].product
+
+
+@pytest.mark.django_db
+def test_it_takes_a_judged_law_question_as_evidence_only_where_the_corpus_holds_its_article(fresh_precedent_index):
+    """With only the demo corpus, the judged questions on working at height (Arbobesluit, not ingested) do not
+    make "werken op hoogte" answerable from office-chair passages; a question on the RI&E, an article the team's
+    Arbowet summary explains, is still answered from it."""
+    assert not GuidelineDocument.objects.filter(title="Arbeidsomstandighedenbesluit").exists()
+    assert ReferenceQuestion.objects.filter(text__icontains="hoogte", places__document_title="Arbeidsomstandighedenbesluit").exists()
+    assert guideline_answer("werken op hoogte", generate=False).citations == []
+    risk_inventory = guideline_answer("Moet een werkgever een RI&E hebben?", generate=False)
+    assert risk_inventory.citations and risk_inventory.citations[0].document_title.startswith("Arbowet:")

@@ -122,3 +122,4 @@ def test_it_lets_no_vote_lift_a_summary_that_shares_nothing_of_the_questions_mea
     assert evidence["6.4"].vote == evidence["6.4"].meaning_vote == 0.0
     assert evidence["6.1"].vote > 0.5
     assert passage_score(evidence["6.1"]) > passage_score(evidence["6.4"])
+
