@@ -15,16 +15,22 @@ leaving the unheld ones out there too kept 21 instead of 14 of 258 answerable gu
 the demo corpus, against 13 without either rule (docs/measurements.md, twenty-fifth session).
 """
 
+from dataclasses import dataclass
+
 from guidelines.models import GuidelineChunk, GuidelineDocument
 
 
-def held_places() -> tuple[set[str], set[str]]:
-    """The document titles the corpus holds, and the article numbers its summaries explain."""
-    titles = set(GuidelineDocument.objects.values_list("title", flat=True))
-    summarised = set(GuidelineChunk.objects.filter(document__is_summary=True).exclude(article="").values_list("article", flat=True))
-    return titles, summarised
+@dataclass(frozen=True)
+class HeldPlaces:
+    titles: frozenset[str]  # the documents the corpus holds
+    summarised: frozenset[str]  # the article numbers its summaries explain
+
+    def holds(self, title: str, article: str) -> bool:
+        return title in self.titles or article in self.summarised
 
 
-def place_held(title: str, article: str, held: tuple[set[str], set[str]]) -> bool:
-    titles, summarised = held
-    return title in titles or article in summarised
+def held_places() -> HeldPlaces:
+    return HeldPlaces(
+        frozenset(GuidelineDocument.objects.values_list("title", flat=True)),
+        frozenset(GuidelineChunk.objects.filter(document__is_summary=True).exclude(article="").values_list("article", flat=True)),
+    )

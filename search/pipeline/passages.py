@@ -227,7 +227,7 @@ def passages_retrieve(question: str, *, limit: int = RETRIEVE_LIMIT, documents: 
         domain_terms=domain_entries_named(question),
         answered_vote=candidates.meaning.answered,
     )
-    retrieval.vouched = max((_place_vote(candidates.votes, p) for p in retrieval.best(VOUCHED_PASSAGES) if _may_be_voted_for(p)), default=0.0)
+    retrieval.vouched = max((_place_vote(candidates.votes, p) for p in retrieval.best(VOUCHED_PASSAGES)), default=0.0)
     return retrieval
 
 
@@ -286,8 +286,8 @@ def passage_candidates(question: str, *, embedding: dict, limit: int = RETRIEVE_
             original=not chunk.is_summary,
             standalone=chunk_id in candidates.standalone,
             named=bool(chunk.article) and chunk.article.lower() in mentioned,
-            vote=_place_vote(candidates.votes, chunk) if _may_be_voted_for(chunk) else 0.0,
-            meaning_vote=_place_vote(candidates.meaning.places, chunk) if _may_be_voted_for(chunk) else 0.0,
+            vote=_place_vote(candidates.votes, chunk),
+            meaning_vote=_place_vote(candidates.meaning.places, chunk),
         )
         for chunk_id, chunk in chunks.items()
     }
@@ -315,13 +315,11 @@ def _with_voted_places(candidates: PassageCandidates, embedding: dict) -> None:
                 candidates.standalone.add(row[0])
 
 
-def _may_be_voted_for(passage: CitedChunk) -> bool:
-    """Whether the judged questions' votes may lift this passage (SUMMARY_VOTE_MIN_SIMILARITY)."""
-    return not passage.is_summary or passage.score >= SUMMARY_VOTE_MIN_SIMILARITY
-
-
 def _place_vote(votes: dict, passage: CitedChunk) -> float:
-    """The judged questions' vote for where this passage stands (its article, or its appendix chapter)."""
+    """The judged questions' vote for where this passage stands (its article, or its appendix chapter); none for
+    a summary that shares nothing of the question's meaning (SUMMARY_VOTE_MIN_SIMILARITY)."""
+    if passage.is_summary and passage.score < SUMMARY_VOTE_MIN_SIMILARITY:
+        return 0.0
     return max((votes.get((passage.document_title, place), 0.0) for place in passage.places), default=0.0)
 
 

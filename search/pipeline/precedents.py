@@ -40,7 +40,7 @@ from search.models import (
 )
 from search.pipeline.context import SituationContext, context_extract
 from search.pipeline.generation import cache_generation
-from search.pipeline.held_places import held_places, place_held
+from search.pipeline.held_places import held_places
 from search.pipeline.prerequisites import product_occasions
 from search.pipeline.ranking.parameters import DEFAULT, RankingParameters
 from search.pipeline.tried_interventions import product_interventions
@@ -333,7 +333,7 @@ def _questions_build(*, answered: bool = True) -> PrecedentIndex:
         "question_id", "document_title", "article"
     ):
         judged.add(question_id)
-        if place_held(title, article, held):
+        if held.holds(title, article):
             places[question_id].append(((title, article), 2))
     rows = [
         _Row(source, text, tuple(places[question_id]))
