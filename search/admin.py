@@ -144,9 +144,10 @@ class ReferenceJudgementInline(admin.TabularInline):
 
 @admin.register(ReferenceSituation)
 class ReferenceSituationAdmin(admin.ModelAdmin):
-    """The judged situations stage 2 learns from: a change takes effect at the next search."""
+    """The judged situations stage 2 learns from: a change takes effect at the next search. One without judged
+    products is a line judged to need no advice: searches much like it get none (search.pipeline.stage1)."""
 
-    list_display = ("source", "external_id", "short_text", "judged_products", "is_active", "updated_at")
+    list_display = ("source", "external_id", "short_text", "judged_products", "needs_no_advice", "is_active", "updated_at")
     list_filter = ("source", "is_active")
     search_fields = ("text", "external_id", "judgements__product__name")
     inlines = [ReferenceJudgementInline]
@@ -161,6 +162,10 @@ class ReferenceSituationAdmin(admin.ModelAdmin):
     @admin.display(description="beoordeelde producten", ordering="judged")
     def judged_products(self, situation: ReferenceSituation) -> int:
         return situation.judged
+
+    @admin.display(description="geen advies (buiten het domein)", boolean=True)
+    def needs_no_advice(self, situation: ReferenceSituation) -> bool:
+        return not situation.judged
 
 
 class ReferenceQuestionPlaceInline(admin.TabularInline):

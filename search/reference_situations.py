@@ -51,13 +51,15 @@ class ReferenceLoad:
 
 
 def reference_situations_load(*, path: Path) -> ReferenceLoad:
-    """Load one judged set; its situations without any judged product (out-of-domain lines) carry nothing to learn."""
+    """Load one judged set. A line judged to need no advice (`expect_empty`, or no product judged at all) is kept
+    without judgements: searches much like it get none (search.pipeline.stage1). A line that only grades products 0
+    says nothing either way and is left out."""
     try:
-        judged = [q for q in judged_queries_read(path) if q.rel or q.forbid]
+        judged = [q for q in judged_queries_read(path) if _out_of_domain(q) or q.forbid or any(g > 0 for g in q.rel.values())]
     except EvaluationInputError as error:
         raise ReferenceLoadError(str(error)) from None
     catalog = dict(Product.objects.values_list("name", "id"))
-    wanted = {q.id: (q.query, frozenset(_grades(q, path, catalog).items())) for q in judged}
+    wanted = {q.id: (q.query, frozenset() if _out_of_domain(q) else frozenset(_grades(q, path, catalog).items())) for q in judged}
     return _source_sync(
         model=ReferenceSituation,
         related="judgements",
@@ -125,6 +127,11 @@ def _source_sync(*, model, related: str, source: str, wanted: dict[str, tuple[st
         gone = [row.id for external_id, row in existing.items() if external_id not in wanted]
         report.removed = model.objects.filter(id__in=gone).delete()[1].get(model._meta.label, 0)
     return report
+
+
+def _out_of_domain(q: JudgedQuery) -> bool:
+    """Whether a judged line asks for no advice at all (as `evaluate` scores it: nDCG 1 only when empty)."""
+    return q.expect_empty or not (q.rel or q.forbid)
 
 
 def _grades(q: JudgedQuery, path: Path, ids: dict[str, int]) -> dict[int, int]:

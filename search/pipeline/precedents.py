@@ -12,7 +12,9 @@ product's topical match (criteria.rank_criteria).
 Judged guideline questions (search.models.ReferenceQuestion) work the same way: the articles that
 answer the closest ones raise those passages (search.pipeline.passages). The questions judged
 unanswerable (no place) form an index of their own: how close the nearest of them is, against the
-nearest answered one, helps decide whether the corpus answers a question at all.
+nearest answered one, helps decide whether the corpus answers a question at all. Likewise the judged
+situations without any judged product (a vacancy to post, a laptop virus): a search much closer to one of
+those than to any judged situation with products gets no advice (search.pipeline.stage1).
 
 Leave-one-writer-out, two-stage nDCG@3 went from 0.742 to 0.846 on fourteen judged sets, and the
 right article among the first three citations from 0.53-0.64 to 0.78-0.82 on three sets of law
@@ -46,6 +48,7 @@ from search.pipeline.ranking.parameters import DEFAULT, RankingParameters
 from search.pipeline.tried_interventions import product_interventions
 
 FEEDBACK_SOURCE = "feedback"  # search.reference_situations: the specialists' votes as judged situations
+OUT_OF_DOMAIN_SITUATIONS = "out-of-domain situations"  # the index of judged situations without products
 
 GRAM_SIZES = (4, 5)
 # What a word naming a trade or position ("dakdekker", "kapster") weighs among a situation's grams, against 1 for
@@ -92,7 +95,7 @@ class _Row:
     out_of_window: dict = field(default_factory=dict)
 
 
-TEXT_GRAMS_KEPT = 6  # the three indexes (situations, answered and unanswerable questions), and a changed version of each
+TEXT_GRAMS_KEPT = 8  # the four indexes (situations in and out of the domain, answered and unanswerable questions), and a changed version of each
 _text_grams: dict[tuple, tuple] = {}  # (judged texts, trade weight) -> (word counts, idf, postings), oldest first
 _grams_lock = threading.Lock()
 
@@ -230,9 +233,10 @@ def precedents_for(
     return precedent_index("situations").precedents(text, held_out_source=held_out_source, p=p, context=context)
 
 
-def precedent_closeness(text: str, *, held_out_source: str = "") -> float:
-    """How close the closest judged situation is (cosine of character n-grams)."""
-    return max(precedent_index("situations").similarities(text, held_out_source=held_out_source).values(), default=0.0)
+def precedent_closeness(text: str, *, held_out_source: str = "", kind: str = "situations") -> float:
+    """How close the closest judged situation is (cosine of character n-grams); with `kind` "out-of-domain
+    situations", the closest of those judged to need no advice."""
+    return max(precedent_index(kind).similarities(text, held_out_source=held_out_source).values(), default=0.0)
 
 
 _lock = threading.Lock()
@@ -240,7 +244,7 @@ _cached: dict[str, tuple[int, PrecedentIndex]] = {}
 
 
 def precedent_index(kind: str = "situations") -> PrecedentIndex:
-    """The index of this process ("situations" or "questions"), rebuilt after any committed change to
+    """The index of this process (a key of _BUILDERS), rebuilt after any committed change to
     the data a search depends on."""
     generation = cache_generation()
     cached = _cached.get(kind)
@@ -343,8 +347,17 @@ def _questions_build(*, answered: bool = True) -> PrecedentIndex:
     return PrecedentIndex(rows)
 
 
+def _out_of_domain_build() -> PrecedentIndex:
+    """Judged situations without any judged product: lines a specialist judged to need no advice at all (a
+    vacancy to post, a laptop virus). Votes on a search always judge a product, so these come from judged sets."""
+    situations = ReferenceSituation.objects.filter(is_active=True, judgements__isnull=True).exclude(source=FEEDBACK_SOURCE)
+    rows = [_Row(source, text, ()) for source, text in situations.order_by("id").values_list("source", "text")]
+    return PrecedentIndex(rows, trade_weight=TRADE_WEIGHT)
+
+
 _BUILDERS = {
     "situations": _situations_build,
+    OUT_OF_DOMAIN_SITUATIONS: _out_of_domain_build,
     "questions": _questions_build,
     "unanswerable questions": lambda: _questions_build(answered=False),
 }

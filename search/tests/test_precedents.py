@@ -191,22 +191,25 @@ def test_it_loads_a_judged_set_idempotently_and_follows_the_file(tmp_path):
     lines = [
         {"id": "t-1", "query": "Zwangere verpleegkundige met bekkenklachten", "rel": {"Overgangsconsultatie": 1, "Bedrijfsfysiotherapie": 2}, "forbid": ["Re-Integratie 2e Spoor"]},
         {"id": "t-2", "query": "Conflict met de leidinggevende", "rel": {"Mediation Bij Ziekteverzuim": 2}},
-        {"id": "t-3", "query": "kerstboom kopen", "rel": {}, "expect_empty": True},  # nothing to learn from
+        {"id": "t-3", "query": "kerstboom kopen", "rel": {}, "expect_empty": True},  # judged to need no advice
+        {"id": "t-4", "query": "rugpijn", "rel": {"Psycholoog": 0}},  # says nothing either way
     ]
     path = _write(tmp_path, "eigen_set", lines)
     first = reference_situations_load(path=path)
-    assert (first.created, first.updated, first.unchanged, first.removed) == (2, 0, 0, 0)
+    assert (first.created, first.updated, first.unchanged, first.removed) == (3, 0, 0, 0)
     situation = ReferenceSituation.objects.get(source="eigen_set", external_id="t-1")
     grades = {j.product.name: j.grade for j in situation.judgements.select_related("product")}
     assert grades == {"Overgangsconsultatie": 1, "Bedrijfsfysiotherapie": 2, "Re-Integratie 2e Spoor": -1}
+    assert not ReferenceSituation.objects.get(source="eigen_set", external_id="t-3").judgements.exists()
+    assert not ReferenceSituation.objects.filter(source="eigen_set", external_id="t-4").exists()
 
     again = reference_situations_load(path=path)
-    assert (again.created, again.updated, again.unchanged) == (0, 0, 2)
+    assert (again.created, again.updated, again.unchanged) == (0, 0, 3)
 
     lines[1]["rel"] = {"Mediation Bij Ziekteverzuim": 2, "Gespreksbegeleiding": 1}
     changed = reference_situations_load(path=_write(tmp_path, "eigen_set", lines[1:]))
     assert (changed.updated, changed.removed) == (1, 1)
-    assert list(ReferenceSituation.objects.filter(source="eigen_set").values_list("external_id", flat=True)) == ["t-2"]
+    assert list(ReferenceSituation.objects.filter(source="eigen_set").values_list("external_id", flat=True)) == ["t-2", "t-3"]
     assert ReferenceJudgement.objects.filter(situation__source="eigen_set").count() == 2
 
 
@@ -270,6 +273,32 @@ def test_it_recommends_what_specialists_chose_for_a_similar_situation_and_says_s
 
     held_out = search_run(SearchRequest(query=query, held_out_source="proef"))
     assert "Loopbaancoaching" not in [item.product.name for item in held_out.recommendations]
+
+
+@pytest.mark.django_db
+def test_it_gives_no_advice_for_a_search_like_a_line_judged_to_need_none(fresh_precedent_index, client, staff):
+    """Judged situations without products (a laptop virus, a lease dispute) silence searches much closer to one of
+    them than to any judged situation with products, also where a catalog word matches ("mediation"); a health
+    matter in the same words keeps its advice."""
+    ReferenceSituation.objects.filter(judgements__isnull=True).update(is_active=False)  # the demo's own such lines
+    office = ["virus op de laptop van de receptie", "mediation met de verhuurder over het huurcontract"]
+    health = ["na virus langdurig moe", "nekklachten sinds de verhuizing naar het nieuwe kantoor"]
+
+    def advised(query: str, **options) -> bool:
+        return bool(search_run(SearchRequest(query=query, **options)).recommendations)
+
+    assert all(advised(query) for query in office + health)
+    for number, text in enumerate(["virus op laptop", "mediation met de verhuurder over de huur van het pand", "kantoor verhuizen"]):
+        ReferenceSituation.objects.create(source="proef", external_id=str(number), text=text)
+    precedents_module._cached.clear()  # written in this test's transaction: the generation has not advanced
+    assert not any(advised(query) for query in office)
+    assert all(advised(query) for query in health)
+    assert all(advised(query, held_out_source="proef") for query in office), "held out, the judged lines do not count"
+    assert advised(office[1], mode="hybrid"), "stage 1 alone does not learn from judged situations"
+    client.force_login(staff)
+    listing = client.get("/admin/search/referencesituation/", {"source": "proef"}).content.decode()
+    assert "Geen advies (buiten het domein)" in listing
+    assert listing.count('alt="True"') == 6  # each of the three: active, and needing no advice
 
 
 @pytest.mark.django_db
