@@ -17,6 +17,10 @@ pytestmark = pytest.mark.django_db
         "Groeiend installatiebedrijf wil eigen regie op verzuim met een casemanager",  # the word of absence itself
         "Vakbond: lid moet van werkgever ander werk doen dat hij medisch niet aankan",
         "kok komt met een alcoholkegel binnen",  # a thesaurus entry
+        # signs a colleague notices, in words around them that no thesaurus phrase foresees
+        "secretaresse huilt na elk MT overleg",
+        "collega van de crediteurenadministratie ruikt 's ochtends naar alcohol",
+        "onze directeur slaapt nauwelijks nog en werkt elk weekend door",
     ],
 )
 def test_it_finds_a_matter_named_in_the_words_of_the_catalog_or_of_absence(text):
@@ -30,6 +34,7 @@ def test_it_finds_a_matter_named_in_the_words_of_the_catalog_or_of_absence(text)
         # words of the problem areas that say who, when or how do not count
         "Wij willen de leaseregeling aanpassen zodat medewerkers ook een elektrische auto kunnen kiezen",
         "parkeerplaatsen bij het ziekenhuis verdelen",
+        "de nieuwe server slaapt nooit, de back-up draait elke nacht",  # "slaapt" alone is no sign
     ],
 )
 def test_it_finds_no_matter_in_an_office_question(text):
