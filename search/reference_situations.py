@@ -55,11 +55,15 @@ def reference_situations_load(*, path: Path) -> ReferenceLoad:
     without judgements: searches much like it get none (search.pipeline.stage1). A line that only grades products 0
     says nothing either way and is left out."""
     try:
-        judged = [q for q in judged_queries_read(path) if _out_of_domain(q) or q.forbid or any(g > 0 for g in q.rel.values())]
+        judged = judged_queries_read(path)
     except EvaluationInputError as error:
         raise ReferenceLoadError(str(error)) from None
     catalog = dict(Product.objects.values_list("name", "id"))
-    wanted = {q.id: (q.query, frozenset() if _out_of_domain(q) else frozenset(_grades(q, path, catalog).items())) for q in judged}
+    wanted = {}
+    for q in judged:
+        grades = frozenset(_grades(q, path, catalog).items())  # every line's product names are checked
+        if _out_of_domain(q) or grades:
+            wanted[q.id] = (q.query, frozenset() if _out_of_domain(q) else grades)
     return _source_sync(
         model=ReferenceSituation,
         related="judgements",
