@@ -59,12 +59,19 @@ CHECK = "twijfel aan de ziekmelding, onbereikbaarheid of vaak kort verzuim"
         ("Consulent is overspannen; thuis heeft haar partner net de diagnose kanker gekregen", [CARER]),
         ("Verpleegkundige, een vrouw van 45 met de diagnose borstkanker", []),  # the employee herself, no possessive
         ("Jaarcontract van een zieke schoonmaker loopt over 3 weken af", []),  # a cleaner, not a relative by marriage
-        ("Medewerker is voor de derde keer dit jaar ziek en heeft schulden", [MONEY, CHECK]),
+        # short absences whose cause the employee told: a check would check what is known; a doubt still asks for one
+        ("Medewerker is voor de derde keer dit jaar ziek en heeft schulden", [MONEY]),
+        ("Huurconsulent zes keer ziek dit jaar, vaak op maandag; ze zegt dat het thuis niet lekker loopt", []),
+        ("Stagemanager tien dagen ziek met paniekaanvallen, tweede keer dit jaar dat ze uitvalt", []),
+        ("Cameravrouw meldt zich vaak een dagje ziek; ze zorgt voor haar moeder met dementie", [CARER]),
+        ("Zes keer ziek dit jaar, thuis speelt van alles en ik vertrouw het niet", [CHECK]),
         ("Er is loonbeslag gelegd en de deurwaarder staat op de stoep", [MONEY]),
         ("Uitvoerder zit midden in een vechtscheiding en de financiën zijn een puinhoop", [MONEY]),
         ("Chauffeur heeft een gokverslaving", [MONEY]),
         ("Teamleider bij financiën vergeet afspraken en slaapt slecht", []),  # a department, not money troubles
         ("Onze financieel directeur werkt weken van zeventig uur", []),
+        ("Huurconsulent krijgt steeds boze huurders aan de balie", []),  # a trade and its clients, not the rent
+        ("Ze heeft een huurachterstand en kan de huur niet betalen", [MONEY]),
         ("Dezelfde regels gelden voor iedereen, ook als het geld kost", [MONEY]),
         ("Vertrouwen in de leidinggevende is weg na een conflict", []),
         ("Ziek gemelde medewerker neemt de telefoon niet op en is gezien op een festival", [CHECK]),
