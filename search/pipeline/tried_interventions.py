@@ -37,6 +37,7 @@ INTERVENTIONS: tuple[tuple[str, re.Pattern, re.Pattern], ...] = tuple(
         ("gespreksbegeleiding", r"\bgespreksbegelei\w*", r"\bgespreksbegeleiding\b"),
         ("traumaverwerking", r"(?-i:\bEMDR\b)|\btraumaverwerking\w*|\btraumabehandeling\w*|\btraumatherap\w*", r"\btraumaverwerking\b"),
         ("energiemeting", r"\benergiemeting\w*", r"\benergiemeting\b"),
+        ("lekencontrole", r"\blekencontrole\w*|\bhuisbezoek\w*|\bcontrolebezoek\w*", r"\blekencontrole\b"),
     )
 )
 
@@ -44,6 +45,8 @@ INTERVENTIONS: tuple[tuple[str, re.Pattern, re.Pattern], ...] = tuple(
 _DONE_AFTER = re.compile(
     # "mediation is vorige maand mislukt": a few words may stand between, none of them a negation ("is nog niet gedaan")
     r"\b(?:is|zijn|werd|werden|was|waren)\s+(?:(?!niet\b|nog\b|geen\b|nooit\b)\w+\s+){0,3}?(?:gedaan|afgerond|uitgevoerd|geweest|binnen|klaar|afgenomen|doorlopen|gevolgd|geprobeerd|gestopt|mislukt|beëindigd|stopgezet)\b"
+    # A note without its verb: "lekencontrole al gedaan", "fysio al gehad".
+    r"|\b(?:al|reeds|inmiddels)\s+(?:gedaan|gehad|geweest|geprobeerd|afgerond|gevolgd|uitgevoerd)\b"
     r"|\bgestopt\s+na\b|\b(?:schiet|schieten|schoot|schoten)\s+(?:\w+\s+)?niet\s+op\b"
     # A result shown: "een energiemeting liet vorige maand al zien dat hij nauwelijks herstelt".
     r"|\b(?:liet|lieten)\s+(?:\w+\s+){0,3}?zien\b|\b(?:toonde|toonden)\b"

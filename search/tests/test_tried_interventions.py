@@ -69,6 +69,10 @@ from search.pipeline.tried_interventions import interventions_tried
         ("De fysiotherapeut heeft niet de tijd", []),
         ("ad hoc overleg is gedaan", []),
         ("Werknemer met rugklachten wil een vroegconsult fysiotherapie", []),
+        # a note without its verb
+        ("bakkerij: lekencontrole al gedaan, mdw blijft vaak op maandag ziek", ["lekencontrole"]),
+        ("rugklachten, fysio al gehad", ["fysiotherapie"]),
+        ("De teamleider twijfelt of hij een huisbezoek moet laten afleggen", []),
     ],
 )
 def test_it_reads_what_the_situation_says_was_already_done_or_tried(text, tried):
