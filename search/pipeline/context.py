@@ -134,7 +134,10 @@ RELAPSE_CUES = re.compile(
 # out of their top 3 then.
 ON_SITE_CUES = re.compile(
     r"\b(ter plekke|op locatie|op de werkplek (?:zelf )?(?:bekijken|beoordelen|kijken)|komt kijken|komen kijken|langskomen"
-    r"|slechtziend\w*|blind\w*|visueel beperkt\w*|visuele beperking\w*|(?:zijn|haar) scherm niet (?:meer )?(?:goed )?(?:kan )?(?:lezen|zien))",
+    r"|slechtziend\w*|blind\w*|visueel beperkt\w*|visuele beperking\w*|(?:zijn|haar) scherm niet (?:meer )?(?:goed )?(?:kan )?(?:lezen|zien)"
+    # an eye disease, or a screen that cannot be read: "maculadegeneratie", "kan de schermen niet meer goed lezen"
+    r"|maculadegeneratie|retinopathie|glaucoom|gezichtsvermogen|\bziet\s+(?:steeds\s+)?(?:slecht|slechter|weinig)\b|\bslecht\s+zien\b"
+    r"|schermen?\b[^.;?!]{0,30}?\bniet\s+(?:meer\s+)?(?:goed\s+)?(?:lezen|zien)\b)",
     re.IGNORECASE,
 )
 URGENT_CUES = re.compile(r"\b(crisis\w*|acuut|acute|incident\w*|calamiteit\w*|noodsituatie|spoed\w*|direct hulp|meteen hulp)\b", re.IGNORECASE)
@@ -159,7 +162,12 @@ ROLE_PATTERNS: tuple[tuple[str, str], ...] = (
     ("thuiswerker", r"thuiswerk\w*|vanuit huis|hybride werk"),
     ("kantoorfunctie", r"kantoor\w*|administratie\w*|beeldscherm\w*|laptop|computerwerk|boekhoud\w*"),
     ("productiemedewerker", r"productie\w*|fabriek\w*|operator|magazijn\w*|orderpicker|lopende band"),
-    ("fysiek zwaar werk", r"bouwvakker|stratenmaker|tillen|sjouwen|fysiek zwaar|zwaar werk|monteur|schoonmak\w*|timmerman|lasser|stukadoor|metselaar|dakdekker|hovenier|kapster|kapper"),
+    (
+        "fysiek zwaar werk",
+        r"bouwvakker|stratenmaker|tillen|sjouwen|fysiek zwaar|zwaar werk|monteur|schoonmak\w*|timmerman|lasser|stukadoor|metselaar|dakdekker|hovenier|kapster|kapper"
+        r"|glazenwasser|steigerbouw\w*|decorbouw\w*|podiumtechn\w*|toneeltechn\w*|verhuizer|loodgieter|installateur|elektricien|tegelzetter|sjorder|dokwerker"
+        r"|bagagemedewerk\w*|vuilnisman|beladers?\b",
+    ),
     ("docent", r"docent|leraar|lerares|leerkracht|onderwijzer"),
     ("winkelmedewerker", r"winkelmedewerk\w*|verkoopmedewerk\w*|verkoper|verkoopster|caissi[eè]re|kassamedewerk\w*|kassamdw|vakkenvull\w*"),
     # Short words whole: "koken" is no cook, "business" no bus.

@@ -148,6 +148,9 @@ NOT_URGENT, URGENT = DEFAULT.speed_weight, DEFAULT.speed_weight_urgent
 @pytest.mark.parametrize(("situation", "delivery", "damping"), [
     ("Medewerker is slechtziend geworden en kan zijn scherm niet meer lezen", Delivery.ONLINE, DEFAULT.mismatch_online_on_site),
     ("BA wil dat iemand de cabine ter plekke bekijkt", Delivery.ONLINE, DEFAULT.mismatch_online_on_site),
+    # an eye disease, or screens that cannot be read any more
+    ("Financial controller met maculadegeneratie wil terug", Delivery.ONLINE, DEFAULT.mismatch_online_on_site),
+    ("Ze kan de schermen en cijfers niet meer goed lezen", Delivery.ONLINE, DEFAULT.mismatch_online_on_site),
     ("BA wil dat iemand de cabine ter plekke bekijkt", Delivery.BEIDE, 1.0),
     ("Thuiswerker met nekklachten door de laptop", Delivery.ONLINE, 1.0),
 ])
@@ -162,6 +165,8 @@ SCREEN_ROLES = ["kantoorfunctie", "thuiswerker", "klantenservice"]
     # an online workplace check for screen workers cannot see a till, a truck cabin or a warehouse
     ("polsklachten caissière", Audience.WERKNEMER, SCREEN_ROLES, DEFAULT.mismatch_online_on_site),
     ("werkplek cabine vrachtwagen", Audience.WERKNEMER, SCREEN_ROLES, DEFAULT.mismatch_online_on_site),
+    ("Glazenwasser met een tennisarm", Audience.WERKNEMER, SCREEN_ROLES, DEFAULT.mismatch_online_on_site),
+    ("Toneeltechnicus heeft schouderpijn van het ophangen van decor", Audience.WERKNEMER, SCREEN_ROLES, DEFAULT.mismatch_online_on_site),
     ("Planner thuiszorg werkt deels thuis aan de keukentafel en heeft last van nek en pols", Audience.WERKNEMER, SCREEN_ROLES, 1.0),
     ("Medewerker van de klantenservice heeft nekklachten", Audience.WERKNEMER, SCREEN_ROLES, 1.0),
     ("nekklachten", Audience.WERKNEMER, SCREEN_ROLES, 1.0),  # no role named: nothing out of reach
