@@ -122,6 +122,12 @@ def test_it_reads_a_rising_absence_rate_as_the_organisations_not_as_short_absenc
         ("Hulp bij financiële problemen", "Medewerker heeft schulden en slaapt slecht", False),
         ("Mantelzorgondersteuning", "Medewerker zorgt voor haar vader met dementie", False),
         ("Slaapcoaching", "Medewerker met rugklachten door tillen", False),
+        # a weight consultation for weight or eating habits, not for every diabetes
+        ("Gewichtsconsulent - Intake Online", "Orderpicker heeft diabetes type 1 en had twee keer een hypo", True),
+        ("Gewichtsconsulent - Intake Online", "Medewerkster geeft borstvoeding en wil kolven", True),
+        ("Gewichtsconsulent - Intake Online", "Buschauffeur is dertig kilo aangekomen en heeft last van zijn knieën", False),
+        ("Gewichtsconsulent - Intake Online", "Planner eet veel fastfood en beweegt nauwelijks", False),
+        ("Gewichtsconsulent - Intake Online", "overgewicht en diabetes type 2", False),
         # a check on a sick employee needs doubt, an employee out of reach or short absences counted: 88 of 89 judged choices
         ("Lekencontrole (huisbezoek)", "Administratief medewerkster is vorige week aangereden en heeft whiplashklachten", True),
         ("Lekencontrole (huisbezoek)", "Medewerker is na zijn ziekmelding al twee weken onbereikbaar", False),
