@@ -86,6 +86,9 @@ def test_it_only_adds_words_the_six_regulations_use():
     assert not missing
 
 
+LIABILITY = "aansprakelijkheid van de werkgever en schadevergoeding na een ongeval of beroepsziekte"
+
+
 @pytest.mark.parametrize(("question", "topic"), [
     ("Hoeveel vakantiedagen heeft een parttimer?", "vakantiedagen en vakantiegeld"),
     ("Mag ik de proeftijd verlengen?", "arbeidsovereenkomst en ontslag"),
@@ -99,6 +102,9 @@ def test_it_only_adds_words_the_six_regulations_use():
     ("Hoeveel mag ik naast mijn studie bijverdienen zonder dat mijn studiefinanciering in gevaar komt?", "sociale zekerheid en pensioen"),
     ("Mag mijn werkgever naar mijn diagnose vragen en die vastleggen?", "de diagnose vragen of vastleggen (medische privacy)"),
     ("Mag de leidinggevende bij de ziekmelding vragen wat de werknemer precies mankeert?", "de diagnose vragen of vastleggen (medische privacy)"),
+    # the six regulations make an employer report an accident (Arbowet art. 9), not pay for it
+    ("Hij is van een ladder gevallen en stelt ons aansprakelijk, moeten we schadevergoeding betalen?", LIABILITY),
+    ("Kan ik smartengeld eisen voor mijn burn-out?", LIABILITY),
 ])
 def test_it_names_the_subjects_the_corpus_does_not_cover(question, topic):
     assert topic in [named for named, _ in outside_topics_named(question)]
@@ -108,6 +114,7 @@ def test_it_names_the_subjects_the_corpus_does_not_cover(question, topic):
     "Wanneer moet het plan van aanpak klaar zijn na de probleemanalyse?",
     # working on a shopping Sunday is the Arbeidstijdenwet's Sunday rule (art. 5:6), whatever the shop's hours
     "verplicht werken op koopzondag",
+    "Moet ik een arbeidsongeval met letsel melden bij de Arbeidsinspectie?",
     # a new diagnosis is the course of the illness (Regeling procesgang art. 4), not a privacy question
     "De bedrijfsarts ziet dat het herstel anders loopt omdat er een nieuwe diagnose is gesteld. Moet het plan van aanpak worden bijgesteld?",
 ])
