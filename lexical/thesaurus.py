@@ -38,38 +38,47 @@ def _phrase_pattern(phrase: str) -> str:
     return re.escape(phrase).replace(r"\-", r"[-\s]?")
 
 
+def _phrases_pattern(phrases: list[str]) -> re.Pattern:
+    """Any of the phrases, each at the start of a word."""
+    return re.compile(r"(?<!\w)(?:" + "|".join(map(_phrase_pattern, phrases)) + ")", re.IGNORECASE)
+
+
 def _hyphen_variants(phrase: str) -> set[str]:
     """The spellings _phrase_pattern admits, for the first-letters index."""
     return {phrase, phrase.replace("-", " "), phrase.replace("-", "")}
 
 
 class Thesaurus:
-    """Entries {"match": [phrases], "add": "words"} from a JSON file; a phrase matches at the start of a word."""
+    """Entries {"match": [phrases], "add": "words"} from a JSON file; a phrase matches at the start of a word.
+
+    An entry may also list "unless" phrases: a text naming one of them is about something else, and the
+    entry adds nothing ("weigert" is a refusal to work on one's recovery, "weigert zijn helm" is not).
+    """
 
     def __init__(self, path: Path, *, value_key: str = "add") -> None:
         self.path = path
         self.value_key = value_key
 
     @functools.cached_property
-    def _phrases_and_entries(self) -> list[tuple[list[str], re.Pattern, str]]:
+    def _phrases_and_entries(self) -> list[tuple[list[str], re.Pattern, str, re.Pattern | None]]:
         if not self.path.exists():
             return []
         loaded = []
         for entry in json.loads(self.path.read_text(encoding="utf-8")):
             phrases = [term.lower() for term in entry["match"] if term.strip()]
             if phrases:
-                pattern = re.compile(r"(?<!\w)(?:" + "|".join(map(_phrase_pattern, phrases)) + ")", re.IGNORECASE)
-                loaded.append((phrases, pattern, entry[self.value_key]))
+                unless = [term.lower() for term in entry.get("unless", ()) if term.strip()]
+                loaded.append((phrases, _phrases_pattern(phrases), entry[self.value_key], _phrases_pattern(unless) if unless else None))
         return loaded
 
     @functools.cached_property
     def entries(self) -> list[tuple[re.Pattern, str]]:
-        return [(pattern, value) for _, pattern, value in self._phrases_and_entries]
+        return [(pattern, value) for _, pattern, value, _ in self._phrases_and_entries]
 
     @functools.cached_property
     def _entries_by_prefix(self) -> dict[str, list[int]]:
         by_prefix: dict[str, list[int]] = {}
-        for number, (phrases, _, _) in enumerate(self._phrases_and_entries):
+        for number, (phrases, _, _, _) in enumerate(self._phrases_and_entries):
             for prefix in {variant[:PREFIX_LENGTH] for phrase in phrases for variant in _hyphen_variants(phrase)}:
                 by_prefix.setdefault(prefix, []).append(number)
         return by_prefix
@@ -86,8 +95,12 @@ class Thesaurus:
     @functools.lru_cache(maxsize=1024)  # noqa: B019 - two module-level instances that live as long as the process
     def additions(self, text: str) -> tuple[str, ...]:
         """The added words of every entry the text mentions (cached: one scan per distinct text)."""
-        entries = self.entries
-        return tuple(entries[number][1] for number in self._candidates(text) if entries[number][0].search(text))
+        entries = self._phrases_and_entries
+        return tuple(
+            entries[number][2]
+            for number in self._candidates(text)
+            if entries[number][1].search(text) and not (entries[number][3] and entries[number][3].search(text))
+        )
 
     @functools.cached_property
     def words(self) -> frozenset[str]:

@@ -54,6 +54,20 @@ def test_it_matches_each_phrase_at_the_start_of_a_word_only(tmp_path):
     assert thesaurus.additions("SCHULDEN en gokken") == ("gokverslaving", "schuldhulp")  # in the file's order
 
 
+def test_it_adds_nothing_for_an_entry_whose_unless_phrase_the_text_names(tmp_path):
+    path = tmp_path / "thesaurus.json"
+    path.write_text(json.dumps([{"match": ["weigert"], "unless": ["helm", "veiligheidsbril"], "add": "loonopschorting"}]), encoding="utf-8")
+    thesaurus = Thesaurus(path)
+    assert thesaurus.additions("Zieke werknemer weigert passend werk") == ("loonopschorting",)
+    assert thesaurus.additions("Timmerman weigert zijn helm op te zetten") == ()
+    assert thesaurus.additions("weigert de Veiligheidsbril") == ()
+
+
+def test_it_reads_refusing_protective_equipment_as_no_refusal_to_recover():
+    assert "weigeren loonstop loonopschorting re-integratie" in CATALOG_THESAURUS.additions("werknemer weigert mee te werken aan zijn re-integratie")
+    assert "weigeren loonstop loonopschorting re-integratie" not in CATALOG_THESAURUS.additions("werknemer weigert helm dragen")
+
+
 def test_it_lets_a_hyphen_in_a_phrase_also_be_a_space_or_nothing(tmp_path):
     path = tmp_path / "thesaurus.json"
     path.write_text(json.dumps([{"match": ["15-jarige"], "add": "jeugdige kinderarbeid"}]), encoding="utf-8")
