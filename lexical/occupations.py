@@ -20,8 +20,10 @@ _TRADE_HEAD = re.compile(
     r"|secretaresse|boekhouder|accountmanager|teamleider|leidinggevende|manager|directeur|eigenaar|bestuurder|pedagogisch|kinderopvang"
     r"|glazenwasser|vrachtwagen|heftruck|koerier|bezorger|vakkenvuller)\w*$"
 )
-# Where someone works, which says as little about what is the matter ("klantenservice", "distributiecentrum").
-_WORKPLACE = re.compile(r"(?:klantenservice|servicedesk|helpdesk|callcenter|klantcontact\w*|distributiecentrum|fulfilmentcent\w*|\w*balie)$")
+# Where someone works, which says as little about what is the matter ("klantenservice", "distributiecentrum"); a rare
+# workplace most of all: "technicus in een offshore windpark" with a sore shoulder followed the sleepless offshore
+# technician to sleep coaching (over 3,660 judged situations: 7 top 3s changed, nDCG@3 summed +2.7, none forbidden more).
+_WORKPLACE = re.compile(r"(?:klantenservice|servicedesk|helpdesk|callcenter|klantcontact\w*|distributiecentrum|fulfilmentcent\w*|\w*balie|offshore|windpark\w*|\w*platform|\w*terminal)$")
 _TRADE_WORD = re.compile(r"(?:mdw|juf|kok|koks|ober|obers|agent|agenten|tester|testers)$")
 # Trades that end like one but are the professionals of the interventions themselves.
 _PROFESSIONALS = frozenset({"arbeidsdeskundige", "bedrijfsarts", "casemanager", "vertrouwenspersoon"})

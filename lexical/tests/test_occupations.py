@@ -17,6 +17,11 @@ from lexical.occupations import is_trade
         ("vakkenvullers", True),
         ("klantenservice", True),  # where someone works says as little
         ("publieksbalie", True),
+        # a rare workplace would make every situation there alike: the sleepy offshore technician and the one with a sore shoulder
+        ("offshore", True),
+        ("windpark", True),
+        ("containerterminal", True),
+        ("gasplatform", True),
         ("oktober", False),  # a short head only as a whole word
         ("arbeidsdeskundige", False),  # the professionals of the interventions count fully
         ("bedrijfsarts", False),
