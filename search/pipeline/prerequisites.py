@@ -125,7 +125,8 @@ OCCASIONS: tuple[tuple[re.Pattern, str, re.Pattern], ...] = tuple(
         (
             # A check on a sick employee needs a reason: doubt about the absence ("twijfel of hij echt ziek is",
             # seen at a festival), an employee out of reach ("neemt de telefoon niet op", "reageert nergens op"),
-            # or a pattern of short absences ("zes keer ziek", "steeds op maandag", "frequent kortverzuim"). A company
+            # or a pattern of short absences whose cause is not told ("zes keer ziek", "steeds op maandag", "frequent
+            # kortverzuim"; _names, DISCLOSED_CAUSE). A company
             # doctor's "niet echt ziek, het gaat om het conflict" is a finding, not a doubt (2 of 2 judged situations).
             r"lekencontrole|huisbezoek",
             HOME_VISIT,
