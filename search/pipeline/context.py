@@ -5,7 +5,6 @@ are few and stable, the rules are explainable in the reasoning shown to the user
 microseconds. Form fields always win over what the free text suggests.
 """
 
-import functools
 import re
 from dataclasses import asdict, dataclass, field
 
@@ -21,6 +20,7 @@ from search.pipeline.body_regions import body_regions_named
 from search.pipeline.budget import budget_from_field, budget_from_text, format_eur
 from search.pipeline.conflict import conflict_escalated
 from search.pipeline.prerequisites import RELATIVES, occasions_named
+from search.pipeline.roles import ROLE_PATTERNS, SECTOR_PATTERNS, tags_named
 from search.pipeline.tried_interventions import interventions_tried
 
 WORKING_CUES = re.compile(
@@ -148,48 +148,6 @@ PREVENTING_ABSENCE = re.compile(
 SEVERITY_HIGH = re.compile(r"\b(ernstig\w*|zwaar|zware|volledig uitgevallen|crisis|suïcid\w*|instort\w*|helemaal op|totaal op|kan niet meer)\b", re.IGNORECASE)
 SEVERITY_LOW = re.compile(r"\b(licht\w*|beginnend\w*|af en toe|soms|milde?)\b", re.IGNORECASE)
 
-ROLE_PATTERNS: tuple[tuple[str, str], ...] = (
-    (
-        "leidinggevende",
-        r"leidinggevende|manager|management|teamleider|teamleidster|directeur|afdelingshoofd|supervisor|bedrijfsleider|ploegleider|voorman"
-        # "leiding" also ends "begeleiding", "opleiding" and pipes ("waterleiding"): those are no managers
-        r"|(?<!bege)(?<!op)(?<!water)(?<!gas)(?<!zuur)(?<!riool)leiding"
-        r"|(?<!de )(?<!andere )\bbestuurder|dga\b|ceo\b|cto\b|cfo\b|gemeentesecretaris|zaakvoerder",
-    ),
-    ("chauffeur", r"chauffeur|vrachtwagen|heftruck|buschauffeur|koerier|bezorger|taxichauffeur"),
-    ("zorgmedewerker", r"verpleegkundige|verzorgende|zorgmedewerker|verpleger|thuiszorg|ziekenhuis|\b(?<!andere )(?<!tweede )(?<!eigen )(?<!nieuwe )arts\b|artsen\b|doktersassistent"),
-    ("klantenservice", r"klantenservice|callcenter|klantcontact|servicedesk"),
-    ("thuiswerker", r"thuiswerk\w*|vanuit huis|hybride werk"),
-    ("kantoorfunctie", r"kantoor\w*|administratie\w*|beeldscherm\w*|laptop|computerwerk|boekhoud\w*"),
-    ("productiemedewerker", r"productie\w*|fabriek\w*|operator|magazijn\w*|orderpicker|lopende band"),
-    (
-        "fysiek zwaar werk",
-        r"bouwvakker|stratenmaker|tillen|sjouwen|fysiek zwaar|zwaar werk|monteur|schoonmak\w*|timmerman|lasser|stukadoor|metselaar|dakdekker|hovenier|kapster|kapper"
-        r"|glazenwasser|steigerbouw\w*|decorbouw\w*|podiumtechn\w*|toneeltechn\w*|verhuizer|loodgieter|installateur|elektricien|tegelzetter|sjorder|dokwerker"
-        r"|bagagemedewerk\w*|vuilnisman|beladers?\b",
-    ),
-    ("docent", r"docent|leraar|lerares|leerkracht|onderwijzer"),
-    ("winkelmedewerker", r"winkelmedewerk\w*|verkoopmedewerk\w*|verkoper|verkoopster|caissi[eè]re|kassamedewerk\w*|kassamdw|vakkenvull\w*"),
-    # Short words whole: "koken" is no cook, "business" no bus.
-    ("horecamedewerker", r"horecamedewerk\w*|kok\b|koks\b|kokkin\w*|ober\b|obers\b|serveerster|barmedewerk\w*|barman|afwasser|spoelkeuken"),
-)
-SECTOR_PATTERNS: tuple[tuple[str, str], ...] = (
-    # "de zorg", "zorginstelling", not "maakt zich zorgen" or "zorgt voor"
-    (
-        "zorg",
-        r"\bzorg\b|zorgsector|zorginstelling\w*|zorgorganisatie\w*|zorgmedewerk\w*|zorgverlen\w*|ouderenzorg|jeugdzorg|gehandicaptenzorg"
-        r"|ziekenhuis|verpleeg\w*|verzorgingshuis\w*|thuiszorg|ggz",
-    ),
-    ("logistiek", r"magazijn\w*|logistiek\w*|distributiecentrum|heftruck|orderpicker"),
-    ("transport", r"transport|chauffeur|\bbus(?!ines)\w*|vrachtwagen|openbaar vervoer|koerier"),
-    ("bouw", r"bouw\w*|aannemer|installatie"),
-    ("onderwijs", r"onderwijs|school|docent|leraar|leerkracht"),
-    ("retail", r"winkel|retail|supermarkt|kassa|caissi[eè]re|vakkenvull\w*|verkoopster|verkoopmedewerk\w*"),
-    ("overheid", r"gemeente|overheid|ministerie|provincie"),
-    ("industrie", r"fabriek|productie|industrie|metaal\w*"),
-    ("horeca", r"horeca|restaurant|hotel|kok\b|keuken(?!tafel)"),  # a kitchen table is at home
-    ("kantoor", r"kantoor|administratie|klantenservice|callcenter|ict"),
-)
 # "Jurist bij de afdeling Ruimte" names where one person works, not the department as the subject.
 TEAM_SUBJECT = re.compile(
     r"(\bons (?:hele |voltallige |gehele )?team|\bhet (?:hele |voltallige |gehele )?team|\bteams\b|\b[a-zà-ÿ]{3,}teams?\b|(?<!\w bij de )(?<!\w van de )\bafdeling|(?<!zijn )(?<!haar )(?<!hun )collega's|medewerkers\b|\bpersoneel|werknemers\b|\b(?:zijn|haar|mijn|onze) mensen\b"
@@ -327,33 +285,6 @@ class SituationContext:
         return ", ".join(parts)
 
 
-COMPOUND_STEM_MIN = 6
-
-
-@functools.lru_cache(maxsize=None)
-def _compound_aware(pattern: str) -> re.Pattern:
-    """Dutch glues words together (metaalfabriek, thuiszorgmedewerker): a long stem may also end or sit
-    inside a compound, so it needs no word boundary; a short one does. (A search for `\\w*stem` finds
-    the same texts, but tries every start of every word: it was the costliest part of reading a context.)"""
-    return re.compile(
-        "|".join(rf"(?:{alt})" if len(alt.replace("\\w*", "").replace("\\b", "")) >= COMPOUND_STEM_MIN else rf"\b(?:{alt})" for alt in pattern.split("|")),
-        re.IGNORECASE,
-    )
-
-
-def _first_tag(patterns: tuple[tuple[str, str], ...], text: str) -> list[str]:
-    return [tag for tag, pattern in patterns if _compound_aware(pattern).search(text)]
-
-
-@functools.lru_cache(maxsize=4096)
-def catalog_tag_labels(tag: str, *, sector: bool) -> frozenset[str]:
-    """A catalog tag with the role or sector labels this module reads from text ("openbaar vervoer" →
-    transport, "magazijnmedewerker" → productiemedewerker), so a product tag and a situation meet in
-    one vocabulary."""
-    tag = tag.lower()
-    return frozenset({tag, *_first_tag(SECTOR_PATTERNS if sector else ROLE_PATTERNS, tag)})
-
-
 def context_extract(text: str, *, role: str = "", sector: str = "", duration: str = "", budget: str = "") -> SituationContext:
     """Parse the situation; explicit form fields (functie, sector, verzuimduur, budget) override the text."""
     context = SituationContext(budget_eur=budget_from_field(budget))
@@ -362,12 +293,12 @@ def context_extract(text: str, *, role: str = "", sector: str = "", duration: st
     about_others = THIRD_PARTY_MANAGER.sub(" ", text)
     if not MANAGER_AS_LEARNER.search(text):
         about_others = REPORTING_MANAGER.sub(" ", about_others)
-    roles = _first_tag(ROLE_PATTERNS, f"{role} {about_others}")
+    roles = tags_named(ROLE_PATTERNS, f"{role} {about_others}")
     if WORKING_FROM_HOME.search(text) and "thuiswerker" not in roles:
         roles.append("thuiswerker")  # "werkt deels thuis aan de keukentafel" (the pattern's phrasing is beyond a role pattern)
     context.roles = roles
     context.role = role.strip().lower() or (roles[0] if roles else "")
-    sectors = _first_tag(SECTOR_PATTERNS, f"{sector} {text}")
+    sectors = tags_named(SECTOR_PATTERNS, f"{sector} {text}")
     context.sector = sector.strip().lower() or (sectors[0] if sectors else "")
 
     present = BACK_TO_WORK_GOAL.sub(" ", text)  # without the goal "weer aan het werk krijgen"

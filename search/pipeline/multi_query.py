@@ -14,12 +14,8 @@ from dataclasses import dataclass
 from django.conf import settings
 
 from search.pipeline.absence_duration import ABSENCE_CUES, DURATION
-from search.pipeline.context import (
-    ORGANISATION_SUBJECT,
-    ROLE_PATTERNS,
-    SECTOR_PATTERNS,
-    TEAM_SUBJECT,
-)
+from search.pipeline.context import ORGANISATION_SUBJECT, TEAM_SUBJECT
+from search.pipeline.roles import ROLE_PATTERNS, SECTOR_PATTERNS
 from search.pipeline.fusion import reciprocal_rank_fusion
 from search.pipeline.llm_client import LLMError, chat_json
 

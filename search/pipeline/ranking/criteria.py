@@ -21,7 +21,8 @@ from catalog.models import Audience, Category, Delivery, Phase, Product
 from search.pipeline.absence_duration import format_weeks
 from search.pipeline.body_regions import label_body_regions
 from search.pipeline.conflict import meant_before_escalation
-from search.pipeline.context import SituationContext, catalog_tag_labels
+from search.pipeline.context import SituationContext
+from search.pipeline.roles import catalog_tag_labels
 from search.pipeline.ranking.parameters import AUDIENCE_FIT, DEFAULT, RankingParameters
 from search.pipeline.tried_interventions import repeats_tried
 from search.pipeline.types import Scored, clamp
