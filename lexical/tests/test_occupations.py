@@ -13,6 +13,7 @@ from lexical.occupations import is_trade
         ("baliemedewerker", True),  # a trade as the head of a compound
         ("vrachtwagenchauffeur", True),
         ("mdw", True),
+        ("werknemer", True),  # "medewerker" in other words
         ("kok", True),
         ("vakkenvullers", True),
         ("klantenservice", True),  # where someone works says as little
