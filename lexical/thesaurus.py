@@ -21,6 +21,7 @@ import functools
 import json
 import re
 from pathlib import Path
+from typing import NamedTuple
 
 from lexical.ages import with_ages_spelled
 
@@ -48,6 +49,17 @@ def _hyphen_variants(phrase: str) -> set[str]:
     return {phrase, phrase.replace("-", " "), phrase.replace("-", "")}
 
 
+class _Entry(NamedTuple):
+    phrases: list[str]
+    pattern: re.Pattern
+    value: str
+    unless: re.Pattern | None
+
+    def names(self, text: str) -> bool:
+        """Whether the text names one of the phrases and none of the "unless" phrases."""
+        return bool(self.pattern.search(text)) and not (self.unless and self.unless.search(text))
+
+
 class Thesaurus:
     """Entries {"match": [phrases], "add": "words"} from a JSON file; a phrase matches at the start of a word.
 
@@ -60,7 +72,7 @@ class Thesaurus:
         self.value_key = value_key
 
     @functools.cached_property
-    def _phrases_and_entries(self) -> list[tuple[list[str], re.Pattern, str, re.Pattern | None]]:
+    def _phrases_and_entries(self) -> list["_Entry"]:
         if not self.path.exists():
             return []
         loaded = []
@@ -68,18 +80,18 @@ class Thesaurus:
             phrases = [term.lower() for term in entry["match"] if term.strip()]
             if phrases:
                 unless = [term.lower() for term in entry.get("unless", ()) if term.strip()]
-                loaded.append((phrases, _phrases_pattern(phrases), entry[self.value_key], _phrases_pattern(unless) if unless else None))
+                loaded.append(_Entry(phrases, _phrases_pattern(phrases), entry[self.value_key], _phrases_pattern(unless) if unless else None))
         return loaded
 
     @functools.cached_property
     def entries(self) -> list[tuple[re.Pattern, str]]:
-        return [(pattern, value) for _, pattern, value, _ in self._phrases_and_entries]
+        return [(entry.pattern, entry.value) for entry in self._phrases_and_entries]
 
     @functools.cached_property
     def _entries_by_prefix(self) -> dict[str, list[int]]:
         by_prefix: dict[str, list[int]] = {}
-        for number, (phrases, _, _, _) in enumerate(self._phrases_and_entries):
-            for prefix in {variant[:PREFIX_LENGTH] for phrase in phrases for variant in _hyphen_variants(phrase)}:
+        for number, entry in enumerate(self._phrases_and_entries):
+            for prefix in {variant[:PREFIX_LENGTH] for phrase in entry.phrases for variant in _hyphen_variants(phrase)}:
                 by_prefix.setdefault(prefix, []).append(number)
         return by_prefix
 
@@ -96,11 +108,7 @@ class Thesaurus:
     def additions(self, text: str) -> tuple[str, ...]:
         """The added words of every entry the text mentions (cached: one scan per distinct text)."""
         entries = self._phrases_and_entries
-        return tuple(
-            entries[number][2]
-            for number in self._candidates(text)
-            if entries[number][1].search(text) and not (entries[number][3] and entries[number][3].search(text))
-        )
+        return tuple(entries[number].value for number in self._candidates(text) if entries[number].names(text))
 
     @functools.cached_property
     def words(self) -> frozenset[str]:
