@@ -10,7 +10,7 @@ from search.pipeline.ranking.parameters import DEFAULT
 from search.pipeline.request import SearchRequest
 from search.pipeline.run import search_run
 
-SPINE, UPPER, LOWER = "rug en nek", "schouder, arm en hand", "been en voet"
+SPINE, SHOULDER, ARM, LOWER = "rug en nek", "schouder", "arm en hand", "been en voet"
 
 
 @pytest.mark.parametrize(
@@ -20,13 +20,16 @@ SPINE, UPPER, LOWER = "rug en nek", "schouder, arm en hand", "been en voet"
         ("heupklachten na val", [LOWER]),
         ("gebroken enkel", [LOWER]),
         ("enkele weken ziek met stress", []),
-        ("Rug- en schoudertrajecten", [SPINE, UPPER]),
-        ("nek- en schouderklachten", [SPINE, UPPER]),
+        ("Rug- en schoudertrajecten", [SPINE, SHOULDER]),
+        ("nek- en schouderklachten", [SPINE, SHOULDER]),
+        ("pijn in schouder en bovenarm", [SHOULDER, ARM]),
         ("lage rugpijn", [SPINE]),
         ("hernia", [SPINE]),
-        ("tennisarm", [UPPER]),
-        ("RSI in de polsen", [UPPER]),
-        ("eczeem aan beide handen", [UPPER]),
+        ("tennisarm", [ARM]),
+        ("8 wk ziek met rechterschouder, kan arm niet boven hoofd", [SHOULDER, ARM]),
+        ("linkerknie", [LOWER]),
+        ("RSI in de polsen", [ARM]),
+        ("eczeem aan beide handen", [ARM]),
         ("terugkeer naar het werk", []),
         ("armoede en schulden", []),
         ("aan de hand van de FML", []),
@@ -45,6 +48,9 @@ def test_it_reads_the_body_regions_a_text_names(text, regions):
         ("Rug- en schoudertrajecten", "knieklachten", DEFAULT.mismatch_body_region),
         ("Rug- en schoudertrajecten", "Stratenmaker met knie- en rugklachten", 1.0),
         ("Rug- en schoudertrajecten", "rugklachten na tillen", 1.0),
+        ("Rug- en schoudertrajecten", "Uitbener heeft al maanden een tennisarm", DEFAULT.mismatch_body_region),
+        ("Rug- en schoudertrajecten", "polsklachten caissière", DEFAULT.mismatch_body_region),
+        ("Rug- en schoudertrajecten", "RSI met pijn tot in de schouder", 1.0),
         ("Rug- en schoudertrajecten", "overspannen door werkdruk", 1.0),  # no region named: no judgement
         ("Bedrijfsfysiotherapie", "knieklachten", 1.0),  # a name without a region is for every region
     ],
@@ -57,6 +63,8 @@ def test_it_damps_a_product_named_after_other_body_regions(product, situation, d
 def test_it_does_not_let_a_guideline_on_other_regions_back_a_product():
     assert on_other_body_regions("NVAB Richtlijn Klachten aan arm, nek en/of schouder 1.3 Omvang", [LOWER])
     assert not on_other_body_regions("NVAB Richtlijn Klachten aan arm, nek en/of schouder 1.3 Omvang", [SPINE])
+    assert not on_other_body_regions("NVAB Richtlijn Klachten aan arm, nek en/of schouder 1.3 Omvang", [ARM])
+    assert on_other_body_regions("NVAB Richtlijn Lage-rugpijn 3.4 Aangepast werk", [ARM])
     assert not on_other_body_regions("Arbobesluit: fysieke belasting en tilwerk 3.5 Afstemming", [LOWER])
     assert not on_other_body_regions("NVAB Richtlijn Lage-rugpijn 3.4 Aangepast werk", [])
 
