@@ -47,6 +47,9 @@ _DONE_AFTER = re.compile(
     r"\b(?:is|zijn|werd|werden|was|waren)\s+(?:(?!niet\b|nog\b|geen\b|nooit\b)\w+\s+){0,3}?(?:gedaan|afgerond|uitgevoerd|geweest|binnen|klaar|afgenomen|doorlopen|gevolgd|geprobeerd|gestopt|mislukt|beëindigd|stopgezet)\b"
     # A note without its verb: "lekencontrole al gedaan", "fysio al gehad".
     r"|\b(?:al|reeds|inmiddels)\s+(?:gedaan|gehad|geweest|geprobeerd|afgerond|gevolgd|uitgevoerd)\b"
+    # Tried and it went wrong: "een gesprek onder leiding van een gespreksbegeleider liep uit op een ruzie".
+    r"|\b(?:liep|liepen|eindigde|eindigden)\s+(?:\w+\s+){0,2}?(?:uit\s+op|in)\s+(?:een\s+)?(?:ruzie|niets|niks|fiasco|escalatie)\b"
+    r"|\b(?:strandde|strandden)\b|\b(?:liep|liepen)\s+(?:\w+\s+){0,3}?vast\b"
     r"|\bgestopt\s+na\b|\b(?:schiet|schieten|schoot|schoten)\s+(?:\w+\s+)?niet\s+op\b"
     # A result shown: "een energiemeting liet vorige maand al zien dat hij nauwelijks herstelt".
     r"|\b(?:liet|lieten)\s+(?:\w+\s+){0,3}?zien\b|\b(?:toonde|toonden)\b"
