@@ -177,19 +177,35 @@ class PassageRetrieval:
             answered_vote=self.answered_vote,
         )
 
-    def best(self, count: int) -> list[CitedChunk]:
-        """The best passages, one per section, so an answer draws on more than one place."""
+    def best(self, count: int, *, per_chapter: int | None = None) -> list[CitedChunk]:
+        """The best passages, one per section, so an answer draws on more than one place.
+
+        With `per_chapter`, at most that many from one chapter of an appendix (search.pipeline.passages.chapter).
+        """
         chosen: list[CitedChunk] = []
         seen: set[tuple[str, str]] = set()
+        chapters: dict[tuple[str, str], int] = {}
         for passage in self.passages:
             place = (passage.document_title, passage.section)
             if place in seen:
                 continue
+            key = (passage.document_title, chapter(passage))
+            if per_chapter is not None and chapters.get(key, 0) >= per_chapter:
+                continue
             seen.add(place)
+            chapters[key] = chapters.get(key, 0) + 1
             chosen.append(passage)
             if len(chosen) == count:
                 break
         return chosen
+
+
+def chapter(passage: CitedChunk) -> str:
+    """The article a passage belongs to, or for an appendix without article numbers its numbered chapter
+    ("Bijlage – Kader … > 5 – Beoordeling re-integratieverslag"), whose paragraphs are separate sections."""
+    if passage.article:
+        return passage.article
+    return " > ".join(passage.section.split(" > ")[:2])
 
 
 def passages_retrieve(question: str, *, limit: int = RETRIEVE_LIMIT, documents: int | None = None, held_out_source: str = "") -> PassageRetrieval:

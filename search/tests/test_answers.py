@@ -162,6 +162,7 @@ def test_it_promises_no_passages_for_a_question_outside_the_corpus():
     [
         ("Wat hoort er allemaal in het verzuimdossier te zitten?", "Regeling procesgang eerste ziektejaar", "3"),
         ("Hoe vaak mag een monteur bereikbaarheidsdienst hebben?", "Arbeidstijdenwet", "5:9"),
+        ("tilbelasting bakkerij meelzakken regels", "Arbeidsomstandighedenbesluit", "5.2"),
     ],
 )
 def test_it_finds_the_article_that_words_a_practice_term_its_own_way(law_corpus, question, document, article):
