@@ -18,7 +18,7 @@ from search.pipeline.absence_duration import (
 )
 from search.pipeline.body_regions import body_regions_named
 from search.pipeline.budget import budget_from_field, budget_from_text, format_eur
-from search.pipeline.conflict import conflict_escalated
+from search.pipeline.conflict import conflict_escalated, conflict_named
 from search.pipeline.prerequisites import RELATIVES, occasions_named
 from search.pipeline.roles import ROLE_PATTERNS, SECTOR_PATTERNS, tags_named
 from search.pipeline.tried_interventions import interventions_tried
@@ -230,6 +230,7 @@ class SituationContext:
     on_site_needed: bool = False  # help must come to the workplace (ON_SITE_CUES): online-only products fit badly
     occasions: list[str] = field(default_factory=list)  # a pregnancy, an accident, a language barrier (search.pipeline.prerequisites)
     conflict_escalated: bool = False  # lawyers, a failed mediation, both sides want to part (search.pipeline.conflict)
+    conflict_named: bool = False  # any conflict or disagreement in the work relation (search.pipeline.conflict)
 
     def as_dict(self) -> dict:
         return asdict(self)
@@ -320,6 +321,7 @@ def context_extract(text: str, *, role: str = "", sector: str = "", duration: st
     context.on_site_needed = bool(ON_SITE_CUES.search(text))
     context.occasions = occasions_named(without_organisation_absence)
     context.conflict_escalated = conflict_escalated(text)
+    context.conflict_named = conflict_named(text)
     weeks = parse_duration_field(duration) if duration else None
     if weeks is None:
         weeks = absence_duration(with_negations)

@@ -20,6 +20,7 @@ from search.pipeline.evidence import choose_citations, evidence_for_products
 from search.pipeline.feedback import feedback_multipliers
 from search.pipeline.passages import passages_retrieve
 from search.pipeline.precedents import Precedents, precedents_for, same_text
+from search.pipeline.conflict import missing_conflict
 from search.pipeline.prerequisites import missing_occasion
 from search.pipeline.ranking import select_ranker
 from search.pipeline.ranking.criteria import phase_suitability
@@ -169,7 +170,14 @@ def search_run(request: SearchRequest, *, params: RankingParameters | None = Non
         # impact at all, in practice one the judged situations' votes brought to nothing ("Vroegconsult
         # fysiotherapie" at 12 weeks): over 45 judged sets that took 3 forbidden products out of a top 3 and one
         # acceptable one (README).
-        qualifying = [item for item in strong if not missing_occasion(item.product.name, context.occasions) and item.scores["impact"] > 0]
+        # Likewise mediation where the situation names no conflict or disagreement at work (search.pipeline.conflict).
+        qualifying = [
+            item
+            for item in strong
+            if not missing_occasion(item.product.name, context.occasions)
+            and not missing_conflict(item.product.name, context.conflict_named)
+            and item.scores["impact"] > 0
+        ]
         strong_count -= len(strong) - len(qualifying)
         strong = qualifying
     strong, over_budget = _split_by_budget(strong, context.budget_eur)
