@@ -105,6 +105,9 @@ LIABILITY = "aansprakelijkheid van de werkgever en schadevergoeding na een ongev
     # the six regulations make an employer report an accident (Arbowet art. 9), not pay for it
     ("Hij is van een ladder gevallen en stelt ons aansprakelijk, moeten we schadevergoeding betalen?", LIABILITY),
     ("Kan ik smartengeld eisen voor mijn burn-out?", LIABILITY),
+    # the Arbowet asks for enough trained emergency responders (art. 15), not how long their diploma lasts
+    ("BHV diploma geldigheid hoeveel jaar", "geldigheid van diploma's en certificaten en herhalingscursussen"),
+    ("Hoe lang is een BHV-diploma geldig voordat een medewerker op herhalingscursus moet?", "geldigheid van diploma's en certificaten en herhalingscursussen"),
 ])
 def test_it_names_the_subjects_the_corpus_does_not_cover(question, topic):
     assert topic in [named for named, _ in outside_topics_named(question)]
@@ -115,6 +118,7 @@ def test_it_names_the_subjects_the_corpus_does_not_cover(question, topic):
     # working on a shopping Sunday is the Arbeidstijdenwet's Sunday rule (art. 5:6), whatever the shop's hours
     "verplicht werken op koopzondag",
     "Moet ik een arbeidsongeval met letsel melden bij de Arbeidsinspectie?",
+    "Hoeveel BHV'ers moeten er zijn en wat moeten ze kunnen?",
     # a new diagnosis is the course of the illness (Regeling procesgang art. 4), not a privacy question
     "De bedrijfsarts ziet dat het herstel anders loopt omdat er een nieuwe diagnose is gesteld. Moet het plan van aanpak worden bijgesteld?",
 ])
