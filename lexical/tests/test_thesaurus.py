@@ -168,3 +168,8 @@ def test_it_reads_everyday_words_for_drink_sleeplessness_and_lost_motivation(tex
 def _adds(text: str, word: str) -> bool:
     """Whether the catalog thesaurus adds a phrase with this word for the text."""
     return any(word in added for added in CATALOG_THESAURUS.additions(text))
+
+
+@pytest.mark.parametrize("text", ["Hij drinkt te veel in het weekend", "De chef vermoedt dat hij in het weekend te veel drinkt"])
+def test_it_reads_drinking_too_much_in_either_word_order(text):
+    assert any("alcohol" in added or "verslaving" in added for added in CATALOG_THESAURUS.additions(text))

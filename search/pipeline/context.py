@@ -116,7 +116,7 @@ FREQUENT_CUES = re.compile(
     r"|(?:drie|vier|vijf|zes|zeven|acht|negen|tien|[3-9]|\d{2}) keer (?:\w+ ){0,3}?ziek\w*"
     r"|steeds (?:weer )?ziek\w*|veel kort verzuim|(?:vaak|regelmatig) kort verzuim\w*|vaak afwezig"
     # "alweer 5e ziekmelding dit jaar", "steeds op maandag": the count or the weekday makes the pattern
-    r"|(?:tweede|derde|vierde|vijfde|zesde|zevende|zoveelste|\d+e)\s+(?:ziekmelding|verzuimmelding|zm)\w*|(?:steeds|vaak|telkens|elke|iedere)\s+(?:op\s+)?(?:maandag|vrijdag)(?:en)?"
+    r"|(?:tweede|derde|vierde|vijfde|zesde|zevende|zoveelste|\d+e)\s+(?:ziekmelding|verzuimmelding|zm)\w*|(?:steeds|vaak|telkens|elke|iedere)\s+(?:op\s+)?(?:maandag|vrijdag)(?:en)?|maandag(?:verzuim|ziekte)\w*|vrijdagverzuim\w*"
     # a claim note counts the spells: "7 ZM in 12 mnd", "6x kortverzuim in 9 mnd"
     r"|(?:[3-9]|\d{2})\s*(?:x\s*|keer\s+)?(?:kort\w*\s+)?(?:zm|ziekmelding\w*|verzuimmelding\w*|kort\s*verzuim\w*)\s+(?:in|per|dit|afgelopen)\b)\b",
     re.IGNORECASE,

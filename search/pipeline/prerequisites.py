@@ -44,7 +44,7 @@ HOME_VISIT_DOUBT = (
 )
 # A pattern of short absences: it asks for a check only while its cause is unknown (DISCLOSED_CAUSE).
 SHORT_ABSENCES = (
-    r"frequent\w*|kort\s*(?:durend\s+)?verzuim\w*|kortdurend\w*\s+verzuim"
+    r"frequent\w*|kort\s*(?:durend\s+)?verzuim\w*|kortdurend\w*\s+verzuim|maandag(?:verzuim|ziekte|ziek)\w*|vrijdagverzuim\w*"
     # the weekday as a pattern, not the day of this one absence ("heeft zich maandag ziek gemeld")
     r"|(?:steeds|vaak|altijd|telkens|elke|iedere|meestal|vooral)\s+(?:\w+\s+){0,2}?(?:op\s+)?(?:de\s+)?(?:maandag|vrijdag)|ziekmelding\w*\s+(?:op\s+)?maandag|na\s+(?:een|het)\s+(?:vrij\s+)?weekend"
     r"|(?:vaak|vaker|regelmatig|telkens|steeds|alweer)\s+(?:\w+\s+){0,3}?(?:ziek\w*|afwezig\w*|zm)\b"

@@ -79,6 +79,7 @@ CHECK = "twijfel aan de ziekmelding, onbereikbaarheid of vaak kort verzuim"
         ("ziekmelding vertrouw ik niet", [CHECK]),
         ("vakkenvuller alweer 5e ziekmelding dit jaar, steeds op maandag", [CHECK]),
         ("frequent kortverzuim", [CHECK]),
+        ("zwembad mdw maandagverzuim", [CHECK]),  # the one word for a Monday pattern
         ("Verkoopster heeft zich maandag ziek gemeld, ze slaapt niet meer", []),  # the day of this absence, no pattern
         ("Volgens de bedrijfsarts is hij niet echt ziek maar gaat het om het conflict", []),  # a finding, not a doubt
         ("cocaïnegebruik brandweerman", []),  # a firefighter, not a fire
