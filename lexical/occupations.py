@@ -18,7 +18,9 @@ _TRADE_HEAD = re.compile(
     r"|schoonmaakster|orderpicker|operator|magazijn|verkoper|verkoopster|beveilig|machinist|conducteur|bakker|slager|tegelzetter"
     r"|installateur|loodgieter|elektricien|instructeur|instructrice|trainer|developer|programmeur|consultant|planner|receptionist"
     r"|secretaresse|boekhouder|accountmanager|teamleider|leidinggevende|manager|directeur|eigenaar|bestuurder|pedagogisch|kinderopvang"
-    r"|glazenwasser|vrachtwagen|heftruck|koerier|bezorger|vakkenvuller)\w*$"
+    r"|glazenwasser|vrachtwagen|heftruck|koerier|bezorger|vakkenvuller"
+    r"|assistent|technicus|technici|analist|adviseur|ambtena|makelaar|tekenaar|redacteur|rechercheur|controleur|portier|ontwikkelaar"
+    r"|brandweerm[ae]n|werkneemster|(?:uitzend|flex|seizoens?|inval|oproep|vakantie|hulp|zorg)kracht|werker|agent|afhandelaar|schadebehandelaar)\w*$"
 )
 # Where someone works, which says as little about what is the matter ("klantenservice", "distributiecentrum"); a rare
 # workplace most of all: "technicus in een offshore windpark" with a sore shoulder followed the sleepless offshore
@@ -30,7 +32,7 @@ _WORKPLACE = re.compile(r"(?:klantenservice|servicedesk|helpdesk|callcenter|klan
 # forbidden 26 → 25.
 _TRADE_WORD = re.compile(r"(?:mdw|wn|werknemer|werknemers|juf|kok|koks|ober|obers|agent|agenten|tester|testers)$")
 # Trades that end like one but are the professionals of the interventions themselves.
-_PROFESSIONALS = frozenset({"arbeidsdeskundige", "bedrijfsarts", "casemanager", "vertrouwenspersoon"})
+_PROFESSIONALS = frozenset({"arbeidsdeskundige", "bedrijfsarts", "casemanager", "vertrouwenspersoon", "werker", "werkers"})
 
 
 def is_trade(word: str) -> bool:

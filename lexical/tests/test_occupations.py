@@ -23,7 +23,16 @@ from lexical.occupations import is_trade
         ("windpark", True),
         ("containerterminal", True),
         ("gasplatform", True),
+        ("tandartsassistente", True),
+        ("wijkagent", True),
+        ("onderhoudstechnicus", True),
+        ("uitzendkracht", True),
+        ("jeugdzorgwerker", True),
+        ("schadebehandelaar", True),
         ("oktober", False),  # a short head only as a whole word
+        ("veerkracht", False),  # resilience, not a worker
+        ("werker", False),  # on its own the social worker of an intervention ("maatschappelijk werker")
+        ("behandelaar", False),  # the one who treats
         ("arbeidsdeskundige", False),  # the professionals of the interventions count fully
         ("bedrijfsarts", False),
         ("rugklachten", False),
