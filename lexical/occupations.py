@@ -25,7 +25,12 @@ _TRADE_HEAD = re.compile(
 # Where someone works, which says as little about what is the matter ("klantenservice", "distributiecentrum"); a rare
 # workplace most of all: "technicus in een offshore windpark" with a sore shoulder followed the sleepless offshore
 # technician to sleep coaching (over 3,660 judged situations: 7 top 3s changed, nDCG@3 summed +2.7, none forbidden more).
-_WORKPLACE = re.compile(r"(?:klantenservice|servicedesk|helpdesk|callcenter|klantcontact\w*|distributiecentrum|fulfilmentcent\w*|\w*balie|offshore|windpark\w*|\w*platform|\w*terminal)$")
+# Hospitals, schools, shops, kitchens, offices, practices and "…bedrijf" likewise: over 3,780 judged situations 276 top
+# 3s changed, nDCG@3 summed +5.2 (36 sets better, 20 worse), forbidden 25 -> 22; boundary and short sets unchanged.
+_WORKPLACE = re.compile(
+    r"(?:klantenservice|servicedesk|helpdesk|callcenter|klantcontact\w*|distributiecentrum|fulfilmentcent\w*|\w*balie|offshore|windpark\w*|\w*platform|\w*terminal"
+    r"|\w*(?:ziekenhuis|verpleeghuis|verzorgingshuis|zorginstelling|school|supermarkt|fabriek|bakkerij|restaurant|hotel|garage|winkel|bedrijf|bedrijven|praktijk|kantoor|kantoren)(?:en|s)?)$"
+)
 # "werknemer" is "medewerker" (a trade head above) in other words: who, not what is the matter. Without it "Werknemer met
 # burn-out klachten, 6 maanden verzuim" found a medical dispute "na 4 maanden verzuim" closest and put the second
 # opinion in the seed's own example; over 3,660 judged situations nDCG@3 summed −0.84 over 38 changed top 3s (noise),

@@ -23,6 +23,12 @@ from lexical.occupations import is_trade
         ("windpark", True),
         ("containerterminal", True),
         ("gasplatform", True),
+        ("ziekenhuis", True),
+        ("basisschool", True),
+        ("transportbedrijf", True),
+        ("tandartspraktijk", True),
+        ("supermarkten", True),
+        ("praktijkondersteuner", False),  # a workplace word at the start is no workplace
         ("tandartsassistente", True),
         ("wijkagent", True),
         ("onderhoudstechnicus", True),
