@@ -20,7 +20,7 @@ _TRADE_HEAD = re.compile(
     r"|secretaresse|boekhouder|accountmanager|teamleider|leidinggevende|manager|directeur|eigenaar|bestuurder|pedagogisch|kinderopvang"
     r"|glazenwasser|vrachtwagen|heftruck|koerier|bezorger|vakkenvuller"
     r"|assistent|technicus|technici|analist|adviseur|ambtena|makelaar|tekenaar|redacteur|rechercheur|controleur|portier|ontwikkelaar"
-    r"|brandweerm[ae]n|werkneemster|(?:uitzend|flex|seizoens?|inval|oproep|vakantie|hulp|zorg)kracht|werker|agent|afhandelaar|schadebehandelaar)\w*$"
+    r"|brandweerm[ae]n|werkneemster|(?:uitzend|flex|seizoens?|inval|oproep|vakantie|hulp|zorg)kracht|(?<!thuis)werker|agent|afhandelaar|schadebehandelaar)\w*$"
 )
 # Where someone works, which says as little about what is the matter ("klantenservice", "distributiecentrum"); a rare
 # workplace most of all: "technicus in een offshore windpark" with a sore shoulder followed the sleepless offshore

@@ -37,6 +37,7 @@ from lexical.occupations import is_trade
         ("schadebehandelaar", True),
         ("oktober", False),  # a short head only as a whole word
         ("veerkracht", False),  # resilience, not a worker
+        ("thuiswerker", False),  # where the work is done, which matters for the workplace
         ("werker", False),  # on its own the social worker of an intervention ("maatschappelijk werker")
         ("behandelaar", False),  # the one who treats
         ("arbeidsdeskundige", False),  # the professionals of the interventions count fully

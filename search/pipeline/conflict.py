@@ -43,7 +43,7 @@ WORK_CONFLICT = re.compile(
     r"conflict\w*|ruzie\w*|onenigheid\w*|\bbots\w*|\bbotsing\w*|meningsverschil\w*|verschil\w*\s+van\s+(?:mening|inzicht)|\boneens\b|niet\s+eens\s+met"
     r"|onvrede\w*|spanning\w*|vertrouw(?!enspersoon)\w*|wantrouw\w*|verstoor\w*|verstoord\w*|arbeidsrelatie\w*|arbeidsverhouding\w*|verhouding\w*|geschil\w*|escal\w*"
     r"|\btoon\b[^.;]{0,30}\bscherp\w*|\bboos\b|\bboze\b|woedend|\bkwaad\b|verwijt\w*|beschuldig\w*|samen\s+verder|met\s+elkaar|door\s+één\s+deur|wrijving\w*|frictie\w*|aanvaring\w*|clash\w*"
-    r"|mediat\w*|onwerkbaar\w*|\bstroef\w*|slechte?\s+(?:relatie|sfeer)|situatiev\w*|overhoop|impasse|vastgelopen|\bvast\s+(?:gelopen|zit|zitten)\b|muurvast"
+    r"|mediat\w*|onwerkbaar\w*|\bstroef\w*|slechte?\s+(?:relatie|sfeer)|situatiev\w*|\bsao\b|overhoop|impasse|vastgelopen|\bvast\s+(?:gelopen|zit|zitten)\b|muurvast"
     r"|\b(?:loopt|lopen|liep|liepen)\s+(?:\w+\s+){0,2}?(?:vast|spaak)\b|ligt\s+stil|gelijk\s+heeft|\bwie\s+(?:heeft\s+)?(?:er\s+)?gelijk|houdt\s+vol|weiger\w*|niet\s+passend"
     r"|(?:vindt|vinden|zegt|zeggen)\b[^.;]{0,80}\bmaar\s+(?:hij|zij|ze|de\s+werknemer|de\s+medewerker|werknemer|medewerker|wij|we)\b"
     r"|zolang\s+(?:die|hij|zij|ze|de|deze)(?:\s+\w+)?\s+(?:er\s+)?(?:zit|is|blijft|werkt)\b|op\s+de\s+vingers|gekwetst|onrecht\w*|oneerlijk\w*|ontevreden\w*"

@@ -54,6 +54,7 @@ def test_it_damps_a_product_for_early_conflicts_only_where_the_conflict_escalate
         ("Ze wil niet terug zolang die teamleider er zit", True),
         ("De BA vindt 20 uur aangepast werk haalbaar, maar hij zegt dat het niet gaat", True),
         ("Pedagogisch medewerker voelt zich gepest door collega's", True),
+        ("SAO", True),  # situatieve arbeidsongeschiktheid
         ("Thuiszorgmedewerker zit midden in een scheiding en kan zich niet concentreren", False),
         ("Monteur 6 weken ziek met rugklachten na tillen", False),
         ("Ze overweegt de vertrouwenspersoon te bellen over haar rouw", False),
