@@ -15,12 +15,12 @@ from lexical.typos import spelling_corrected
 from search.pipeline.acceptance import acceptance_deviations, with_acceptance
 from search.pipeline.body_regions import on_other_body_regions
 from search.pipeline.budget import over_budget_note, within_budget
+from search.pipeline.conflict import missing_conflict
 from search.pipeline.context import SituationContext, context_extract
 from search.pipeline.evidence import choose_citations, evidence_for_products
 from search.pipeline.feedback import feedback_multipliers
 from search.pipeline.passages import passages_retrieve
 from search.pipeline.precedents import Precedents, precedents_for, same_text
-from search.pipeline.conflict import missing_conflict
 from search.pipeline.prerequisites import missing_occasion
 from search.pipeline.ranking import select_ranker
 from search.pipeline.ranking.criteria import phase_suitability
