@@ -28,6 +28,10 @@ from lexical.occupations import is_trade
         ("transportbedrijf", True),
         ("tandartspraktijk", True),
         ("supermarkten", True),
+        ("gemeente", True),
+        ("luchthaven", True),
+        ("glastuinbouw", True),
+        ("gevaren", False),  # "haven" only as the end of a place
         ("praktijkondersteuner", False),  # a workplace word at the start is no workplace
         ("tandartsassistente", True),
         ("wijkagent", True),
