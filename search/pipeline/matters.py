@@ -24,7 +24,15 @@ MATTER_WORDS = re.compile(
     # Signs a colleague notices before anyone names a condition, in the words around them that the thesaurus
     # phrases do not foresee: "huilt na elk MT-overleg", "ruikt 's ochtends naar alcohol", "slaapt nauwelijks nog".
     # An office manager's judged set (boundary3) had these three in-domain lines without any advice.
-    r"|huil(?:t|en|end|bui\w*)|in tranen|alcohol\w*|slaapt? (?:nauwelijks|amper|bijna niet))\b",
+    r"|huil(?:t|en|end|bui\w*)|in tranen|alcohol\w*|slaapt? (?:nauwelijks|amper|bijna niet)"
+    # Conditions and treatments that the catalog names nowhere but that are plainly a matter of health: "laborant
+    # met reuma vraagt welke aanpassingen mogelijk zijn", "heftige allergische reactie na een paar steken". Two new
+    # judged sets (fresh62, fresh63) had such in-domain lines without any advice.
+    r"|reuma\w*|\w*artritis|allergi\w*|astma\w*|copd|hartritme\w*|hartfalen|parkinson\w*|migraine\w*|crohn|colitis"
+    r"|darmziekte\w*|(?:knie|heup|rug|schouder|hart|buik|darm|oog|borst|hernia)?operatie\w*|geopereerd|enkelband\w*|corona\w*|griep\w*|koorts\w*|\w*hoofdpijn\w*|duizel\w*|eczeem"
+    r"|psoriasis|lupus|sarco[iï]dose|vruchtbaarheid\w*|dyslex\w*|vergiftig\w*|kortademig\w*|benauwd\w*|epilep\w*"
+    r"|diabet\w*|suikerziekte|kanker\w*|tumor\w*|chemo\w*|bestraling\w*|hartinfarct\w*|herseninfarct\w*|beroerte|hernia\w*"
+    r"|whiplash|fibromyalgie|artrose|nierziekte\w*|dialyse|slechthorend\w*|slechtziend\w*|tinnitus|gehoorverlies)\b",
     re.IGNORECASE,
 )
 # Shorter words of the problem areas are mostly function words ("door", "over", "team", "werk").

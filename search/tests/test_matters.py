@@ -21,6 +21,11 @@ pytestmark = pytest.mark.django_db
         "secretaresse huilt na elk MT overleg",
         "collega van de crediteurenadministratie ruikt 's ochtends naar alcohol",
         "onze directeur slaapt nauwelijks nog en werkt elk weekend door",
+        # conditions and treatments the catalog names nowhere
+        "Laborant met reuma vraagt welke aanpassingen er mogelijk zijn voor haar pipetteerwerk",
+        "kreeg een heftige allergische reactie na een paar steken",
+        "is net terug na een knieoperatie",
+        "heeft COPD en wordt snel kortademig bij het traplopen",
     ],
 )
 def test_it_finds_a_matter_named_in_the_words_of_the_catalog_or_of_absence(text):
@@ -35,6 +40,7 @@ def test_it_finds_a_matter_named_in_the_words_of_the_catalog_or_of_absence(text)
         "Wij willen de leaseregeling aanpassen zodat medewerkers ook een elektrische auto kunnen kiezen",
         "parkeerplaatsen bij het ziekenhuis verdelen",
         "de nieuwe server slaapt nooit, de back-up draait elke nacht",  # "slaapt" alone is no sign
+        "onze coöperatie wil de ledenvergadering naar het voorjaar verplaatsen",  # not an "operatie"
     ],
 )
 def test_it_finds_no_matter_in_an_office_question(text):
