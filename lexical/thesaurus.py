@@ -49,6 +49,22 @@ def _hyphen_variants(phrase: str) -> set[str]:
     return {phrase, phrase.replace("-", " "), phrase.replace("-", "")}
 
 
+# Spoken forms typed as they are said: "loopt op z'n tandvlees", "zn baas", "m'n collega". The lists spell them out.
+_CONTRACTIONS = (
+    (re.compile(r"(?<!\w)z'?n(?!\w)", re.IGNORECASE), "zijn"),
+    (re.compile(r"(?<!\w)m'?n(?!\w)", re.IGNORECASE), "mijn"),
+    (re.compile(r"(?<!\w)d'r(?!\w)", re.IGNORECASE), "haar"),
+    (re.compile(r"(?<!\w)'t(?!\w)", re.IGNORECASE), "het"),
+)
+
+
+def with_contractions_spelled(text: str) -> str:
+    """The text with "z'n", "zn", "m'n", "d'r" and "'t" written out."""
+    for pattern, spelled in _CONTRACTIONS:
+        text = pattern.sub(spelled, text)
+    return text
+
+
 class _Entry(NamedTuple):
     phrases: list[str]
     pattern: re.Pattern
@@ -107,6 +123,7 @@ class Thesaurus:
     @functools.lru_cache(maxsize=1024)  # noqa: B019 - two module-level instances that live as long as the process
     def additions(self, text: str) -> tuple[str, ...]:
         """The added words of every entry the text mentions (cached: one scan per distinct text)."""
+        text = with_contractions_spelled(text)
         entries = self._phrases_and_entries
         return tuple(entries[number].value for number in self._candidates(text) if entries[number].names(text))
 

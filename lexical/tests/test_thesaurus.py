@@ -11,10 +11,12 @@ from lexical.thesaurus import (
     OUTSIDE_TOPICS,
     Thesaurus,
     domain_entries_named,
+    with_contractions_spelled,
 )
 
 
 def _every_entry(thesaurus: Thesaurus, text: str) -> tuple[str, ...]:
+    text = with_contractions_spelled(text)
     return tuple(value for pattern, value in thesaurus.entries if pattern.search(text))
 
 
@@ -30,6 +32,7 @@ TEXTS = [
     "",
     "x",
     "supergokker zonder geldproblemenachtige woorden",
+    "loopt op z'n tandvlees en m'n collega ook",
 ]
 
 
@@ -173,3 +176,32 @@ def _adds(text: str, word: str) -> bool:
 @pytest.mark.parametrize("text", ["Hij drinkt te veel in het weekend", "De chef vermoedt dat hij in het weekend te veel drinkt"])
 def test_it_reads_drinking_too_much_in_either_word_order(text):
     assert any("alcohol" in added or "verslaving" in added for added in CATALOG_THESAURUS.additions(text))
+
+
+@pytest.mark.parametrize(
+    ("typed", "spelled"),
+    [
+        ("loopt op z'n tandvlees", "loopt op zijn tandvlees"),
+        ("zn baas en m'n collega", "zijn baas en mijn collega"),
+        ("d'r man belt 't werk", "haar man belt het werk"),
+        ("zon en mnd blijven staan", "zon en mnd blijven staan"),
+    ],
+)
+def test_it_spells_out_spoken_contractions(typed, spelled):
+    assert with_contractions_spelled(typed) == spelled
+
+
+def test_it_reads_a_phrase_typed_with_a_contraction_as_written_out():
+    assert _adds("loopt op z'n tandvlees", "overspannenheid")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "twee ploegleiders liggen al maanden met elkaar overhoop",
+        "twee bakkers praten al weken niet meer met elkaar",
+        "de rest van de keuken begint partij te kiezen",
+    ],
+)
+def test_it_reads_colleagues_who_no_longer_speak_or_take_sides_as_a_conflict(text):
+    assert _adds(text, "conflict")
