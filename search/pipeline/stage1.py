@@ -44,13 +44,6 @@ DOMAIN_ENTRIES_MIN_WORDS = 8
 # A single word needs no matter named (search.pipeline.matters) to be in the domain by closeness: a
 # condition names the matter by itself ("migraine").
 MATTER_MIN_WORDS = 2
-# A search at least this close to a line a specialist judged to need no advice ("vacature plaatsen", "virus op
-# laptop": a judged situation without products), and closer by OUT_OF_DOMAIN_MARGIN than to any judged situation
-# with products, is outside the domain whatever its words share with the catalog ("mediation", "virus"). Over the
-# 3,746 judged situations with products, the 88 without and the 40 lines of out_of_domain.jsonl (each against the
-# other sets, a line's identical twin in another set left out), 0.3 and 0.1 silence 18 of the 128 and none of the
-# 3,746. The in-domain line nearest to being silenced, "management problemen", is 0.05 closer to a line without
-# products than to any with (docs/measurements.md, twenty-sixth session).
 # A text that names a matter of health, absence or work (search.pipeline.matters) is in the domain at a lower
 # closeness to the judged situations than SEARCH_PRECEDENT_IN_DOMAIN asks of any text: "Monteur in onze
 # fietsenwerkplaats heeft een tennisarm en kan geen banden meer wisselen" (0.32) or "Pianodocente … nek- en
@@ -59,6 +52,13 @@ MATTER_MIN_WORDS = 2
 # twenty-ninth session); the higher end, for the lines without products nearest to it ("patiënt klaagt over de
 # parkeergarage van het ziekenhuis", 0.26, names no matter).
 PRECEDENT_IN_DOMAIN_WITH_MATTER = 0.25
+# A search at least this close to a line a specialist judged to need no advice ("vacature plaatsen", "virus op
+# laptop": a judged situation without products), and closer by OUT_OF_DOMAIN_MARGIN than to any judged situation
+# with products, is outside the domain whatever its words share with the catalog ("mediation", "virus"). Over the
+# 3,746 judged situations with products, the 88 without and the 40 lines of out_of_domain.jsonl (each against the
+# other sets, a line's identical twin in another set left out), 0.3 and 0.1 silence 18 of the 128 and none of the
+# 3,746. The in-domain line nearest to being silenced, "management problemen", is 0.05 closer to a line without
+# products than to any with (docs/measurements.md, twenty-sixth session).
 OUT_OF_DOMAIN_CLOSENESS = 0.3
 OUT_OF_DOMAIN_MARGIN = 0.1
 
