@@ -25,6 +25,9 @@ MATTER_WORDS = re.compile(
     # phrases do not foresee: "huilt na elk MT-overleg", "ruikt 's ochtends naar alcohol", "slaapt nauwelijks nog".
     # An office manager's judged set (boundary3) had these three in-domain lines without any advice.
     r"|huil(?:t|en|end|bui\w*)|in tranen|alcohol\w*|slaapt? (?:nauwelijks|amper|bijna niet)"
+    # ... and "ze doet raar de laatste tijd, zegt niks meer en eet niet", a team leader's words for someone withdrawing
+    r"|eet (?:nauwelijks|amper|bijna niets|niet meer|niks meer|niets meer|niet)|zegt (?:niks|niets) meer|trekt zich (?:steeds meer )?terug"
+    r"|doet raar|is zichzelf niet|niet zichzelf|\w*gezondheid\w*"
     # Conditions and treatments that the catalog names nowhere but that are plainly a matter of health: "laborant
     # met reuma vraagt welke aanpassingen mogelijk zijn", "heftige allergische reactie na een paar steken". Two new
     # judged sets (fresh62, fresh63) had such in-domain lines without any advice.

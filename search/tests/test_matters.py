@@ -21,6 +21,8 @@ pytestmark = pytest.mark.django_db
         "secretaresse huilt na elk MT overleg",
         "collega van de crediteurenadministratie ruikt 's ochtends naar alcohol",
         "onze directeur slaapt nauwelijks nog en werkt elk weekend door",
+        "ze doet raar de laatste tijd, zegt niks meer en eet niet",
+        "We hebben een gezondheidsbudget van 5000 euro voor een afdeling monteurs",
         # conditions and treatments the catalog names nowhere
         "Laborant met reuma vraagt welke aanpassingen er mogelijk zijn voor haar pipetteerwerk",
         "kreeg een heftige allergische reactie na een paar steken",
