@@ -158,17 +158,22 @@ class PrecedentIndex:
         norm = math.sqrt(sum(w * w for w in weights.values())) or 1.0
         return {gram: w / norm for gram, w in weights.items()}
 
-    def similarities(self, text: str, *, held_out_source: str = "") -> dict[int, float]:
-        """Cosine of the text with every judged situation that shares a gram, except those of `held_out_source`."""
+    def similarities(self, text: str, *, held_out_source: str = "", longer_text_exponent: float = 0.0) -> dict[int, float]:
+        """Cosine of the text with every judged situation that shares a gram, except those of `held_out_source`.
+
+        With `longer_text_exponent`, a judged text longer than this one has its cosine scaled by (this text's
+        words / its words) to that power too."""
         found = [(self.postings[gram], weight) for gram, weight in self._vector(self._grams(text)).items() if gram in self.postings]
         if not found:
             return {}
         rows = np.concatenate([postings[0] for postings, _ in found])
         weights = np.concatenate([postings[1] * weight for postings, weight in found])
         cosines = np.bincount(rows, weights=weights, minlength=self._count)
+        words = max(len(WORD.findall(text)), 1)
         if self.shorter_text_exponent:
-            words = max(len(WORD.findall(text)), 1)
             cosines = cosines * (np.minimum(self.word_counts, words) / words) ** self.shorter_text_exponent
+        if longer_text_exponent:
+            cosines = cosines * (words / np.maximum(self.word_counts, words)) ** longer_text_exponent
         return {
             int(index): float(cosines[index])
             for index in np.flatnonzero(cosines)
@@ -233,10 +238,11 @@ def precedents_for(
     return precedent_index("situations").precedents(text, held_out_source=held_out_source, p=p, context=context)
 
 
-def precedent_closeness(text: str, *, held_out_source: str = "", kind: str = "situations") -> float:
+def precedent_closeness(text: str, *, held_out_source: str = "", kind: str = "situations", longer_text_exponent: float = 0.0) -> float:
     """How close the closest judged situation is (cosine of character n-grams); with `kind` "out-of-domain
-    situations", the closest of those judged to need no advice."""
-    return max(precedent_index(kind).similarities(text, held_out_source=held_out_source).values(), default=0.0)
+    situations", the closest of those judged to need no advice. `longer_text_exponent`: see similarities."""
+    similarities = precedent_index(kind).similarities(text, held_out_source=held_out_source, longer_text_exponent=longer_text_exponent)
+    return max(similarities.values(), default=0.0)
 
 
 _lock = threading.Lock()

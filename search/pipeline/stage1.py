@@ -52,6 +52,14 @@ MATTER_MIN_WORDS = 2
 # twenty-ninth session); the higher end, for the lines without products nearest to it ("patiënt klaagt over de
 # parkeergarage van het ziekenhuis", 0.26, names no matter).
 PRECEDENT_IN_DOMAIN_WITH_MATTER = 0.25
+# A few words that name no matter are as close to any longer judged situation that contains them: "banden wisselen"
+# came within 0.44 of "Monteur in onze fietsenwerkplaats heeft een tennisarm en kan geen banden meer wisselen" and got
+# advice. For such a text a longer judged one counts scaled by (its words / the judged one's) to this power. Over the
+# judged lines of up to 3 words (each held out of its own set) 0.2 silences 4 lines without products ("banden
+# wisselen", "loonstrook uitleg", "parkeerplaatsen verdelen", "integratie salarispakket") and 1 with ("RIE bakkerij
+# meelstof"); 0.1 only 2 and 0 (docs/measurements.md, twenty-ninth session).
+SHORT_UNNAMED_WORDS = 3
+SHORT_UNNAMED_LONGER_TEXT_EXPONENT = 0.2
 # A search at least this close to a line a specialist judged to need no advice ("vacature plaatsen", "virus op
 # laptop": a judged situation without products), and closer by OUT_OF_DOMAIN_MARGIN than to any judged situation
 # with products, is outside the domain whatever its words share with the catalog ("mediation", "virus"). Over the
@@ -96,7 +104,11 @@ def retrieve(
         if mode != "two-stage":
             return False
         closeness = precedent_closeness(query, held_out_source=held_out_source)
-        return closeness >= settings.SEARCH_PRECEDENT_IN_DOMAIN or (closeness >= PRECEDENT_IN_DOMAIN_WITH_MATTER and matter_in_words())
+        if closeness >= PRECEDENT_IN_DOMAIN_WITH_MATTER and matter_in_words():
+            return True
+        if len(query.split()) <= SHORT_UNNAMED_WORDS:
+            closeness = precedent_closeness(query, held_out_source=held_out_source, longer_text_exponent=SHORT_UNNAMED_LONGER_TEXT_EXPONENT)
+        return closeness >= settings.SEARCH_PRECEDENT_IN_DOMAIN
 
     def judged_out_of_domain() -> bool:
         if mode != "two-stage":

@@ -88,6 +88,18 @@ def test_it_weighs_what_is_the_matter_over_who_someone_is(trade_weight, closest)
     assert index.rows[max(similarities, key=similarities.get)].text == closest
 
 
+def test_it_scales_a_longer_judged_text_down_only_when_asked():
+    """A few words are as close to any longer judged text that contains them; on request that text counts by its share."""
+    rows = [_Row("a", "Monteur in onze fietsenwerkplaats heeft een tennisarm en kan geen banden meer wisselen", ((1, 2),))]
+    index = PrecedentIndex(rows)
+    plain = index.similarities("banden wisselen")[0]
+    scaled = index.similarities("banden wisselen", longer_text_exponent=0.2)[0]
+    assert scaled == pytest.approx(plain * (2 / 13) ** 0.2)  # 2 words against 13
+    # a text as long as the judged one keeps its cosine
+    long_text = rows[0].text
+    assert index.similarities(long_text, longer_text_exponent=0.2)[0] == pytest.approx(index.similarities(long_text)[0])
+
+
 def test_it_turns_the_closest_judgements_into_votes_with_forbidden_products_against():
     found = PrecedentIndex(ROWS).precedents("rugklachten bij tillen in het magazijn", p=replace(DEFAULT, precedent_neighbours=2))
     assert found.votes[BACK] > found.votes[NECK] > 0
