@@ -106,9 +106,13 @@ def retrieve(
         closeness = precedent_closeness(query, held_out_source=held_out_source)
         if closeness >= PRECEDENT_IN_DOMAIN_WITH_MATTER and matter_in_words():
             return True
-        if len(query.split()) <= SHORT_UNNAMED_WORDS:
-            closeness = precedent_closeness(query, held_out_source=held_out_source, longer_text_exponent=SHORT_UNNAMED_LONGER_TEXT_EXPONENT)
-        return closeness >= settings.SEARCH_PRECEDENT_IN_DOMAIN
+        if closeness < settings.SEARCH_PRECEDENT_IN_DOMAIN:
+            return False
+        if len(query.split()) > SHORT_UNNAMED_WORDS:
+            return True
+        # Scaling only lowers the closeness: worth a second look only for a short text that passed unscaled.
+        scaled = precedent_closeness(query, held_out_source=held_out_source, longer_text_exponent=SHORT_UNNAMED_LONGER_TEXT_EXPONENT)
+        return scaled >= settings.SEARCH_PRECEDENT_IN_DOMAIN
 
     def judged_out_of_domain() -> bool:
         if mode != "two-stage":
